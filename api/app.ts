@@ -1,0 +1,76 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Server } from "bun";
+import type { Ctx, Services } from "./context.ts";
+import { createGraphqlServer, GRAPHQL_PATH } from "./graphql/yoga.ts";
+import { createWebSocketHandler, type SocketData } from "./graphql/websocket.ts";
+import { accessLog } from "./http/access-log.ts";
+import { authRoutes } from "./http/auth-routes.ts";
+import { healthRoutes } from "./http/health.ts";
+import { pageHandler } from "./http/pages.ts";
+import { requestState } from "./http/session.ts";
+import { securityHeaders } from "./http/security-headers.ts";
+import { StaticSite } from "./http/static-site.ts";
+import type { AppEnv, RequestState } from "./http/types.ts";
+import { logError } from "./lib/log.ts";
+
+/** JSON bodies are small; uploads have their own, larger limits on their own routes. */
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface LanternApp {
+  fetch(request: Request, server: Server<SocketData>): Promise<Response | undefined>;
+  websocket: ReturnType<typeof createWebSocketHandler>;
+  hono: Hono<AppEnv>;
+}
+
+export function createApp(services: Services, options: { siteRoot: string }): LanternApp {
+  const site = new StaticSite(options.siteRoot);
+  const yoga = createGraphqlServer({ production: services.config.production });
+  const hono = new Hono<AppEnv>();
+
+  const toCtx = (state: RequestState): Ctx => ({ db: services.database.db, actor: state.actor, host: state.host, services });
+
+  hono.use("*", accessLog());
+  hono.use("*", securityHeaders({ https: services.config.protocol === "https" }));
+  hono.route("/", healthRoutes(services));
+  hono.use("*", requestState(services));
+  hono.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: JSON_BODY_LIMIT_BYTES,
+      onError: (c) => c.json({ error: "413 Request Entity Too Large", message: "413 Request Entity Too Large" }, 413),
+    }),
+  );
+  hono.route("/api/auth", authRoutes(services));
+  hono.on(["GET", "POST"], GRAPHQL_PATH, (c) => yoga.fetch(c.req.raw, toCtx(c.get("state"))));
+  hono.all("/api/*", (c) => c.json({ error: "Not found" }, 404));
+  hono.get("*", pageHandler(site));
+  hono.onError((error, c) => {
+    logError("Unhandled error", error, { path: new URL(c.req.url).pathname });
+    return c.json({ error: "Something went wrong. Please try again." }, 500);
+  });
+
+  // The WebSocket upgrade needs the same request state; run the middleware chain for it through Hono.
+  const upgrade = new Hono<AppEnv>();
+  upgrade.use("*", requestState(services));
+  upgrade.get(GRAPHQL_PATH, (c) => {
+    const server = (c.env as { server: Server<SocketData> }).server;
+    const protocol = c.req.header("sec-websocket-protocol") ?? "";
+    const data: SocketData = { ctx: toCtx(c.get("state")), protocol: protocol.split(",")[0]?.trim() ?? "" };
+    if (server.upgrade(c.req.raw, { data })) return new Response(null);
+    return c.text("Upgrade failed", 400);
+  });
+
+  return {
+    hono,
+    websocket: createWebSocketHandler(yoga),
+    async fetch(request, server) {
+      const isUpgrade = request.headers.get("upgrade")?.toLowerCase() === "websocket";
+      if (isUpgrade && new URL(request.url).pathname === GRAPHQL_PATH) {
+        const response = await upgrade.fetch(request, { server });
+        return response.status === 200 && response.body === null ? undefined : response;
+      }
+      return hono.fetch(request, { server });
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import { fileURLToPath } from "node:url";
+import type { Server } from "bun";
+import type { PGlite } from "@electric-sql/pglite";
+import { openDatabase, type DatabaseHandle } from "../db/client.ts";
+import { migrateDatabase } from "../db/migrate.ts";
+import { createApp, type LanternApp } from "./app.ts";
+import type { Config } from "./config.ts";
+import type { Services } from "./context.ts";
+import type { SocketData } from "./graphql/websocket.ts";
+import { createPubSub } from "./lib/pubsub.ts";
+import { logInfo, setLogLevel } from "./lib/log.ts";
+
+export const DEFAULT_SITE_ROOT = fileURLToPath(new URL("../site/dist", import.meta.url));
+
+/** Uploads are the largest bodies: 25 MB per attachment plus multipart overhead. */
+export const MAX_REQUEST_BODY_BYTES = 30 * 1024 * 1024;
+
+export interface BootOptions {
+  siteRoot?: string;
+  pglite?: PGlite;
+  /** Runs after migrations, before serving (the embedded demo seed). */
+  afterMigrate?: (database: DatabaseHandle) => Promise<void>;
+  /** Listen on this port instead of config.port (0 picks a free one). */
+  port?: number;
+  hostname?: string;
+}
+
+export interface RunningLantern {
+  services: Services;
+  app: LanternApp;
+  server: Server<SocketData>;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Opens the database, migrates it, and serves Lantern. The one way the server starts. */
+export async function startLantern(config: Config, options: BootOptions = {}): Promise<RunningLantern> {
+  setLogLevel(config.logLevel);
+  const database = await openDatabase(config.database, options.pglite ? { pglite: options.pglite } : {});
+  try {
+    await migrateDatabase(database);
+    await options.afterMigrate?.(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const pubsub = await createPubSub(database);
+  const services: Services = { config, database, pubsub };
+  const app = createApp(services, { siteRoot: options.siteRoot ?? DEFAULT_SITE_ROOT });
+  const server = Bun.serve<SocketData>({
+    port: options.port ?? config.port,
+    hostname: options.hostname ?? "0.0.0.0",
+    maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
+    idleTimeout: 30,
+    fetch: (request, srv) => app.fetch(request, srv),
+    websocket: { ...app.websocket, idleTimeout: 60 },
+  });
+  const url = `http://localhost:${server.port}`;
+  logInfo("Lantern is serving", { url, database: config.database.kind });
+  let stopped = false;
+  return {
+    services,
+    app,
+    server,
+    url,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server.stop(true);
+      await pubsub.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import * as v from "valibot";
+import { resolve } from "node:path";
+
+/**
+ * Every setting Lantern reads from the environment, parsed once. Defaults describe the embedded
+ * mode (PGlite, local blob directory, on-disk outbox) so that `bun run start` needs nothing set.
+ */
+
+const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)));
+
+const hostname = v.pipe(
+  v.string(),
+  v.trim(),
+  v.toLowerCase(),
+  v.regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, "must be a host name such as lantern.example"),
+);
+
+const port = v.pipe(
+  v.string(),
+  v.regex(/^\d+$/, "must be a whole number"),
+  v.transform(Number),
+  v.minValue(0, "must be 0 to 65535"),
+  v.maxValue(65535, "must be 0 to 65535"),
+);
+
+const urlWithScheme = (schemes: string[]) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.url("must be a URL"),
+    v.check((value) => schemes.some((s) => value.startsWith(`${s}://`)), `must start with ${schemes.map((s) => `${s}://`).join(" or ")}`),
+  );
+
+const EnvSchema = v.object({
+  PORT: v.optional(port, "3000"),
+  APP_DOMAIN: v.optional(hostname, "localhost"),
+  DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), "./data"),
+  DATABASE_URL: v.optional(urlWithScheme(["postgres", "postgresql"])),
+  SMTP_URL: v.optional(urlWithScheme(["smtp", "smtps"])),
+  MAIL_FROM: v.optional(v.pipe(v.string(), v.trim(), v.email("must be an email address")), "no-reply@lantern.localhost"),
+  S3_BUCKET: optionalText,
+  S3_ENDPOINT: v.optional(urlWithScheme(["http", "https"])),
+  S3_REGION: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), "us-east-1"),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: v.optional(v.picklist(["true", "false"], "must be true or false"), "true"),
+  NODE_ENV: v.optional(v.picklist(["production", "development", "test"], "must be production, development or test"), "development"),
+  PUBLIC_ORIGIN_PROTOCOL: v.optional(v.picklist(["http", "https"], "must be http or https")),
+  LOG_LEVEL: v.optional(v.picklist(["silent", "error", "info"], "must be silent, error or info"), "info"),
+});
+
+export type BlobStoreConfig =
+  | { kind: "local"; directory: string }
+  | { kind: "s3"; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+
+export type DatabaseConfig = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
+
+export type MailConfig = { kind: "outbox"; directory: string; from: string } | { kind: "smtp"; url: string; from: string };
+
+export interface Config {
+  port: number;
+  appDomain: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  blobs: BlobStoreConfig;
+  mail: MailConfig;
+  production: boolean;
+  /** Protocol used to build absolute links (emails, redirects between subdomains). */
+  protocol: "http" | "https";
+  logLevel: "silent" | "error" | "info";
+}
+
+export class ConfigError extends Error {}
+
+/** Parses an environment; throws ConfigError with one line naming the bad variable. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const result = v.safeParse(EnvSchema, present);
+  if (!result.success) {
+    const issue = result.issues[0];
+    const key = issue?.path?.[0]?.key ?? "environment";
+    const shown = typeof issue?.input === "string" ? ` (got "${issue.input}")` : "";
+    throw new ConfigError(`Invalid configuration: ${String(key)} ${issue?.message ?? "is invalid"}${shown}`);
+  }
+  const e = result.output;
+  const dataDir = resolve(e.DATA_DIR);
+  const production = e.NODE_ENV === "production";
+  const s3Set = Object.keys(present).some((key) => key.startsWith("S3_") && key !== "S3_REGION" && key !== "S3_FORCE_PATH_STYLE");
+  if (s3Set && !e.S3_BUCKET) throw new ConfigError("Invalid configuration: S3_BUCKET is required when any S3_ setting is given");
+  const blobs: BlobStoreConfig = e.S3_BUCKET
+    ? {
+        kind: "s3",
+        bucket: e.S3_BUCKET,
+        ...(e.S3_ENDPOINT ? { endpoint: e.S3_ENDPOINT } : {}),
+        region: e.S3_REGION,
+        ...(e.S3_ACCESS_KEY_ID ? { accessKeyId: e.S3_ACCESS_KEY_ID } : {}),
+        ...(e.S3_SECRET_ACCESS_KEY ? { secretAccessKey: e.S3_SECRET_ACCESS_KEY } : {}),
+        forcePathStyle: e.S3_FORCE_PATH_STYLE === "true",
+      }
+    : { kind: "local", directory: resolve(dataDir, "blobs") };
+  return {
+    port: e.PORT,
+    appDomain: e.APP_DOMAIN,
+    dataDir,
+    database: e.DATABASE_URL ? { kind: "postgres", url: e.DATABASE_URL } : { kind: "pglite", dataDir: resolve(dataDir, "pglite") },
+    blobs,
+    mail: e.SMTP_URL
+      ? { kind: "smtp", url: e.SMTP_URL, from: e.MAIL_FROM }
+      : { kind: "outbox", directory: resolve(dataDir, "outbox"), from: e.MAIL_FROM },
+    production,
+    protocol: e.PUBLIC_ORIGIN_PROTOCOL ?? (production ? "https" : "http"),
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** Parses process.env or ends the process with one clear line and exit code 78 (configuration error). */
+export function loadConfigOrExit(env: Record<string, string | undefined> = process.env): Config {
+  try {
+    return parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,48 @@
+import type { Config } from "./config.ts";
+import type { Database, DatabaseHandle } from "../db/client.ts";
+import type { RoleName } from "./shared/enums.ts";
+import type { Permission } from "./shared/permissions.ts";
+import type { PubSub } from "./lib/pubsub.ts";
+import type { PublicOrganisation } from "./modules/organisations/public.ts";
+
+export interface StaffActor {
+  kind: "staff";
+  userId: string;
+  email: string;
+  role: RoleName;
+  /** Null for super admins. */
+  organisationId: string | null;
+  permissions: ReadonlySet<Permission>;
+  sessionTokenHash: string;
+}
+
+/** An anonymous reporter holding a report session: reaches one organisation and at most one submission. */
+export interface ReporterActor {
+  kind: "reporter";
+  organisationId: string;
+  submissionId: string | null;
+  sessionTokenHash: string;
+}
+
+export type Actor = StaffActor | ReporterActor | { kind: "anonymous" } | { kind: "system" };
+
+/** The organisation a request's host names ({slug}.{APP_DOMAIN}), if any. */
+export type HostOrganisation = PublicOrganisation;
+
+export type HostKind = "organisation" | "report-login" | "app";
+
+/** Long-lived things every request can reach. */
+export interface Services {
+  config: Config;
+  database: DatabaseHandle;
+  pubsub: PubSub;
+}
+
+export interface Ctx {
+  db: Database;
+  actor: Actor;
+  host: { kind: HostKind; organisation: HostOrganisation | null };
+  services: Services;
+}
+
+export const SYSTEM_ACTOR: Actor = { kind: "system" };

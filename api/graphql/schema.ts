@@ -1,0 +1,5 @@
+import { builder } from "./builder.ts";
+// Each module registers its types and fields on the builder when imported.
+import "../modules/users/graphql.ts";
+
+export const schema = builder.toSchema();

@@ -1,0 +1,21 @@
+import type { MiddlewareHandler } from "hono";
+import { logInfo } from "../lib/log.ts";
+
+/**
+ * One line per request: method, path, status, duration. Never the client address, the user agent,
+ * the query string (it may hold tokens) or any header: a reporter must not be identifiable from logs.
+ */
+export function accessLog(): MiddlewareHandler {
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    const path = new URL(c.req.url).pathname;
+    if (path === "/healthz" || path === "/readyz") return;
+    logInfo("request", { method: c.req.method, path: redactPath(path), status: c.res.status, ms: Math.round(performance.now() - started) });
+  };
+}
+
+/** Path segments that carry secrets (invite and reset tokens) are not written down. */
+function redactPath(path: string): string {
+  return path.replace(/^\/(onboarding|admin\/reset-password|verify|admin\/verify)\/[^/]+/, "/$1/:token");
+}

@@ -1,0 +1,79 @@
+import { Hono, type Context } from "hono";
+import { deleteCookie, setCookie } from "hono/cookie";
+import * as v from "valibot";
+import type { Services } from "../context.ts";
+import { UserError } from "../lib/errors.ts";
+import { HashingBusyError } from "../lib/passwords.ts";
+import { LoginInput, login, logout } from "../modules/auth/login.ts";
+import { STAFF_ABSOLUTE_TIMEOUT_MS, STAFF_COOKIE } from "../modules/auth/session-policy.ts";
+import { loadViewer } from "../modules/users/viewer.ts";
+import type { AppEnv } from "./types.ts";
+
+/** Reads a JSON body, answering 400 for anything that is not a JSON object. */
+export async function readJsonObject(c: Context): Promise<Record<string, unknown>> {
+  const text = await c.req.text();
+  if (!text.trim()) return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new UserError("BAD_USER_INPUT", "The request body must be a JSON object.");
+}
+
+/** The spec's error body for REST calls: `error` for banners, `fields` for per-field messages. */
+export function errorResponse(c: Context, error: unknown): Response {
+  if (error instanceof UserError) {
+    if (error.retryAfterSeconds) c.header("Retry-After", String(error.retryAfterSeconds));
+    return c.json({ error: error.message, message: error.message, code: error.code, fields: error.fields }, error.status as 400);
+  }
+  if (error instanceof HashingBusyError) {
+    c.header("Retry-After", "5");
+    return c.json({ error: error.message, message: error.message, code: "UNAVAILABLE" }, 503);
+  }
+  throw error;
+}
+
+export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, input);
+  if (result.success) return result.output;
+  const fields = result.issues.map((issue) => ({ field: issue.path?.map((p) => String(p.key)).join(".") ?? "", message: issue.message }));
+  throw new UserError("BAD_USER_INPUT", fields[0]?.message ?? "Invalid input", { fields });
+}
+
+export function authRoutes(services: Services) {
+  const app = new Hono<AppEnv>();
+  const secure = services.config.protocol === "https";
+
+  app.post("/login", async (c) => {
+    try {
+      const input = parseInput(LoginInput, await readJsonObject(c));
+      const result = await login(services.database.db, input);
+      setCookie(c, STAFF_COOKIE, result.token, {
+        httpOnly: true,
+        sameSite: "Lax",
+        secure,
+        path: "/",
+        maxAge: Math.floor(STAFF_ABSOLUTE_TIMEOUT_MS / 1000),
+      });
+      const user = await loadViewer(services.database.db, result.userId);
+      return c.json({ user });
+    } catch (error) {
+      return errorResponse(c, error);
+    }
+  });
+
+  app.post("/logout", async (c) => {
+    await logout(services.database.db, c.get("state").actor);
+    deleteCookie(c, STAFF_COOKIE, { path: "/", secure });
+    return c.json({ ok: true });
+  });
+
+  app.get("/check", (c) => {
+    const actor = c.get("state").actor;
+    return c.text(actor.kind === "staff" ? "authorised" : "unauthorised");
+  });
+
+  return app;
+}

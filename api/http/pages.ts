@@ -1,0 +1,63 @@
+import type { Context } from "hono";
+import { loadOrganisationPage } from "../modules/organisations/public.ts";
+import { injectJson } from "./inject.ts";
+import { serveFile, type StaticSite } from "./static-site.ts";
+import type { AppEnv } from "./types.ts";
+
+export const ORGANISATION_NOT_FOUND = "Organisation was not found or is currently suspended.";
+
+/** Paths of the admin-side domain that the console island handles itself. */
+const CONSOLE_PATHS = /^\/(admin(\/.*)?|onboarding\/[^/]+|verify(\/[^/]+)?|login-ms\/callback)$/;
+
+/**
+ * Serves the Astro build by host: organisation pages with their data injected on `{slug}.`,
+ * the report login on `login.`, the landing page and console on the product domain.
+ */
+export function pageHandler(site: StaticSite) {
+  return async (c: Context<AppEnv>) => {
+    const path = new URL(c.req.url).pathname;
+    const request = c.req.raw;
+    if (site.size === 0) return c.text("The site has not been built yet: run `bun run build:site`.", 503);
+
+    const asset = path.startsWith("/_astro/") || /\.[a-z0-9]+$/i.test(path) ? site.lookup(path) : undefined;
+    if (asset && !asset.type.startsWith("text/html")) return serveFile(asset, request);
+
+    const { host } = c.get("state");
+    if (host.kind === "organisation") {
+      if (!host.organisation) return errorPage(site, request, ORGANISATION_NOT_FOUND, 404);
+      if (path === "/" || path === "") {
+        const shell = site.lookup("/org");
+        if (!shell) return notFoundPage(site, request);
+        const data = await loadOrganisationPage(c.get("services").database.db, host.organisation);
+        const html = injectJson(new TextDecoder().decode(shell.body), "lantern-organisation", data);
+        return serveFile(shell, request, { body: new TextEncoder().encode(html) });
+      }
+      if (path === "/report/login") return servePage(site, request, "/report-login");
+      return notFoundPage(site, request);
+    }
+    if (host.kind === "report-login") {
+      if (path === "/" || path === "/report/login") return servePage(site, request, "/report-login");
+      return notFoundPage(site, request);
+    }
+    if (path === "/") return servePage(site, request, "/");
+    if (CONSOLE_PATHS.test(path)) return servePage(site, request, "/admin");
+    return notFoundPage(site, request);
+  };
+}
+
+function servePage(site: StaticSite, request: Request, page: string): Response {
+  const file = site.lookup(page);
+  return file ? serveFile(file, request) : new Response("Not found", { status: 404 });
+}
+
+function notFoundPage(site: StaticSite, request: Request): Response {
+  const file = site.lookup("/404");
+  return file ? serveFile(file, request, { status: 404 }) : new Response("Not found", { status: 404 });
+}
+
+export function errorPage(site: StaticSite, request: Request, message: string, status: number): Response {
+  const shell = site.lookup("/error");
+  if (!shell) return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  const html = injectJson(new TextDecoder().decode(shell.body), "lantern-error", { message });
+  return serveFile(shell, request, { status, body: new TextEncoder().encode(html) });
+}

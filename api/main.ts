@@ -1,0 +1,18 @@
+import { loadConfigOrExit } from "./config.ts";
+import { startLantern } from "./boot.ts";
+import { seedDemoWhenEmbedded } from "./demo.ts";
+import { logError } from "./lib/log.ts";
+
+const config = loadConfigOrExit();
+try {
+  const lantern = await startLantern(config, { afterMigrate: (database) => seedDemoWhenEmbedded(config, database) });
+  const shutdown = async () => {
+    await lantern.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+} catch (error) {
+  logError("Lantern could not start", error);
+  process.exit(1);
+}

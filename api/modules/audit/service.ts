@@ -1,0 +1,38 @@
+import type { Database } from "../../../db/client.ts";
+import { userActivities } from "../../../db/schema/index.ts";
+import type { Actor } from "../../context.ts";
+import type { AuditObjectType } from "../../shared/enums.ts";
+
+export interface ActivityEntry {
+  organisationId: string | null;
+  objectType: AuditObjectType;
+  objectId?: string | null;
+  objectCode?: string | null;
+  action: string;
+  metadata?: Record<string, unknown>;
+  parentId?: string | null;
+}
+
+/**
+ * Writes one audit entry. Always called with the transaction of the change it records, so the
+ * entry exists exactly when the change does. A reporter is recorded as no user: nothing about
+ * who they are is written.
+ */
+export async function recordActivity(tx: Database, actor: Actor | { userId: string }, entry: ActivityEntry): Promise<string> {
+  const userId = "userId" in actor ? actor.userId : null;
+  const [row] = await tx
+    .insert(userActivities)
+    .values({
+      organisationId: entry.organisationId,
+      userId,
+      objectType: entry.objectType,
+      objectId: entry.objectId ?? null,
+      objectCode: entry.objectCode ?? null,
+      action: entry.action,
+      metadata: entry.metadata ?? {},
+      parentId: entry.parentId ?? null,
+      isGrouped: false,
+    })
+    .returning({ id: userActivities.id });
+  return row!.id;
+}

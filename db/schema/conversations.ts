@@ -1,0 +1,52 @@
+import { boolean, index, snakeCase, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt, id } from "./columns.ts";
+import { messageSender, messageState, messageType, presenceStatus } from "./enums.ts";
+import { blobs } from "./blobs.ts";
+import { organisations, users } from "./identity.ts";
+import { reportSubmissions } from "./submissions.ts";
+
+/** The chat between a report's reporter and its assigned staff; one per submission. */
+export const reportConversations = snakeCase.table(
+  "report_conversations",
+  {
+    id: id(),
+    submissionId: uuid()
+      .notNull()
+      .references(() => reportSubmissions.id, { onDelete: "cascade" }),
+    organisationId: uuid()
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    concluded: boolean().notNull().default(false),
+    guestStatus: presenceStatus().notNull().default("Offline"),
+    guestLastSeenAt: timestamp({ withTimezone: true }),
+    guestLastTypedAt: timestamp({ withTimezone: true }),
+    staffStatus: presenceStatus().notNull().default("Offline"),
+    staffLastSeenAt: timestamp({ withTimezone: true }),
+    staffLastTypedAt: timestamp({ withTimezone: true }),
+    lastMessageAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex().on(t.submissionId), index().on(t.organisationId, t.lastMessageAt)],
+);
+
+export const reportConversationMessages = snakeCase.table(
+  "report_conversation_messages",
+  {
+    id: id(),
+    conversationId: uuid()
+      .notNull()
+      .references(() => reportConversations.id, { onDelete: "cascade" }),
+    organisationId: uuid()
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    type: messageType().notNull(),
+    message: text().notNull().default(""),
+    from: messageSender().notNull(),
+    fromUserId: uuid().references(() => users.id, { onDelete: "set null" }),
+    imageBlobId: uuid().references(() => blobs.id, { onDelete: "set null" }),
+    state: messageState().notNull().default("New"),
+    readAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.conversationId, t.createdAt), index().on(t.organisationId, t.from, t.state)],
+);

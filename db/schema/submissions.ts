@@ -1,0 +1,194 @@
+import { bigint, boolean, index, integer, primaryKey, snakeCase, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { archiving, createdAt, id, updatedAt } from "./columns.ts";
+import { guestInviteStatus, priority, submissionStatus } from "./enums.ts";
+import { blobs } from "./blobs.ts";
+import { reportFormBuilds, reportForms } from "./forms.ts";
+import { organisations, users } from "./identity.ts";
+
+export const reportSubmissions = snakeCase.table(
+  "report_submissions",
+  {
+    id: id(),
+    organisationId: uuid()
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    formId: uuid()
+      .notNull()
+      .references(() => reportForms.id, { onDelete: "cascade" }),
+    buildId: uuid().references(() => reportFormBuilds.id, { onDelete: "set null" }),
+    /** The identifier a reporter types to log in; assigned on completion. */
+    reportId: text(),
+    status: submissionStatus().notNull().default("Draft"),
+    priority: priority().notNull().default("Low"),
+    completed: boolean().notNull().default(false),
+    completedAt: timestamp({ withTimezone: true }),
+    /** Argon2id hash of the reporter's generated password (or an enquiry's pin). */
+    passwordHash: text(),
+    internalReference: text().notNull().default(""),
+    isTest: boolean().notNull().default(false),
+    /** The last page the reporter saved, so a returning tab resumes there. */
+    currentPage: integer().notNull().default(0),
+    deletedAt: timestamp({ withTimezone: true }),
+    deletedByUserId: uuid().references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    ...archiving(),
+  },
+  (t) => [
+    uniqueIndex().on(t.reportId),
+    index().on(t.organisationId, t.archived, t.createdAt),
+    index().on(t.organisationId, t.archived, t.updatedAt),
+    index().on(t.organisationId, t.status),
+    index().on(t.formId, t.createdAt),
+  ],
+);
+
+export const reportSubmissionAnswers = snakeCase.table(
+  "report_submission_answers",
+  {
+    id: id(),
+    submissionId: uuid()
+      .notNull()
+      .references(() => reportSubmissions.id, { onDelete: "cascade" }),
+    widgetId: text().notNull(),
+    page: integer().notNull(),
+    answer: text().array().notNull().default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex().on(t.submissionId, t.widgetId)],
+);
+
+export const reportSubmissionAttachments = snakeCase.table(
+  "report_submission_attachments",
+  {
+    id: id(),
+    submissionId: uuid()
+      .notNull()
+      .references(() => reportSubmissions.id, { onDelete: "cascade" }),
+    blobId: uuid()
+      .notNull()
+      .references(() => blobs.id, { onDelete: "cascade" }),
+    fileName: text().notNull(),
+    fileSizeBytes: bigint({ mode: "number" }).notNull(),
+    mimeType: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.submissionId)],
+);
+
+export const reportSubmissionAssignees = snakeCase.table(
+  "report_submission_assignees",
+  {
+    submissionId: uuid()
+      .notNull()
+      .references(() => reportSubmissions.id, { onDelete: "cascade" }),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    isOwner: boolean().notNull().default(false),
+    /** Email notifications for this report are muted for this user. */
+    isMuted: boolean().notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.submissionId, t.userId] }),
+    index().on(t.userId),
+    uniqueIndex("report_submission_one_owner_idx").on(t.submissionId).where(sql`${t.isOwner}`),
+  ],
+);
+
+export const tags = snakeCase.table(
+  "tags",
+  {
+    id: id(),
+    organisationId: uuid()
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    /** Reserved tags cannot be edited or deleted. */
+    isInternal: boolean().notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    ...archiving(),
+  },
+  (t) => [uniqueIndex("tags_organisation_name_idx").on(t.organisationId, sql`lower(${t.name})`), index().on(t.organisationId, t.archived)],
+);
+
+export const reportSubmissionTags = snakeCase.table(
+  "report_submission_tags",
+  {
+    submissionId: uuid()
+      .notNull()
+      .references(() => reportSubmissions.id, { onDelete: "cascade" }),
+    tagId: uuid()
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.submissionId, t.tagId] }), index().on(t.tagId)],
+);
+
+export const reportSubmissionNotes = snakeCase.table(
+  "report_submission_notes",
+  {
+    id: id(),
+    submissionId: uuid()
+      .notNull()
+      .references(() => reportSubmissions.id, { onDelete: "cascade" }),
+    organisationId: uuid()
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    authorUserId: uuid().references(() => users.id, { onDelete: "set null" }),
+    note: text().notNull(),
+    /** Set on the notes written by a status change; those cannot be edited. */
+    newStatus: submissionStatus(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    ...archiving(),
+  },
+  (t) => [index().on(t.submissionId, t.archived, t.createdAt)],
+);
+
+/** A guest member invited by email to one report. */
+export const guestReportInvites = snakeCase.table(
+  "guest_report_invites",
+  {
+    id: id(),
+    submissionId: uuid()
+      .notNull()
+      .references(() => reportSubmissions.id, { onDelete: "cascade" }),
+    organisationId: uuid()
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    email: text().notNull(),
+    userId: uuid().references(() => users.id, { onDelete: "cascade" }),
+    invitedByUserId: uuid().references(() => users.id, { onDelete: "set null" }),
+    status: guestInviteStatus().notNull().default("Opened"),
+    createdAt: createdAt(),
+    ...archiving(),
+  },
+  (t) => [index().on(t.submissionId), index().on(t.userId, t.status), index("guest_report_invites_email_idx").on(sql`lower(${t.email})`)],
+);
+
+/**
+ * Reporter sessions: a token (hashed) that reaches exactly one submission. Nothing here
+ * identifies the person: no address, no user agent.
+ */
+export const reporterSessions = snakeCase.table(
+  "reporter_sessions",
+  {
+    tokenHash: text().primaryKey(),
+    organisationId: uuid()
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    submissionId: uuid().references(() => reportSubmissions.id, { onDelete: "cascade" }),
+    /** Password-protected forms this session has unlocked. */
+    unlockedFormIds: uuid().array().notNull().default(sql`'{}'::uuid[]`),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index().on(t.submissionId), index().on(t.expiresAt)],
+);

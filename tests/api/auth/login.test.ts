@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { sessions, userActivities, users } from "../../../db/schema/index.ts";
+import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { anonymous, cookieFrom, loginAs } from "../../helpers/session.ts";
+import { createOrganisation, createUser } from "../../factories/users.ts";
+
+let server: TestServer;
+let organisationId: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  organisationId = (await createOrganisation(server.db)).id;
+});
+afterAll(() => server.stop());
+
+const postLogin = (body: unknown) =>
+  server.fetch("/api/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+
+describe("POST /api/auth/login", () => {
+  test("signs in with the right password: HttpOnly session cookie, user returned, audit written", async () => {
+    const user = await createUser(server.db, { role: "ORGANISATION_OWNER", organisationId, email: "Owner.Case@Example.test" });
+    const response = await postLogin({ email: "owner.case@example.test", password: user.password, verifyToken: "" });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { user: { email: string; role: { name: string; permissions: string[] } } };
+    expect(body.user.email).toBe("Owner.Case@Example.test");
+    expect(body.user.role.name).toBe("ORGANISATION_OWNER");
+    expect(body.user.role.permissions).toContain("ReportSubmissionList");
+    const setCookie = response.headers.getSetCookie().join("\n");
+    expect(setCookie).toContain("HttpOnly");
+    expect(setCookie).toContain("SameSite=Lax");
+    const token = cookieFrom(response, "lantern_session")!;
+    expect(token.length).toBeGreaterThanOrEqual(43); // 256 bits in base64url
+    const stored = await server.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.tokenHash).not.toBe(token);
+    const audit = await server.db.select().from(userActivities).where(eq(userActivities.userId, user.id));
+    expect(audit.map((entry) => entry.action)).toContain("Login");
+  });
+
+  test("a wrong password is refused with one message that does not reveal whether the email exists", async () => {
+    const user = await createUser(server.db, { role: "MEMBER", organisationId });
+    const wrong = await postLogin({ email: user.email, password: "not-the-password-1" });
+    const unknown = await postLogin({ email: "nobody@example.test", password: "not-the-password-1" });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(((await wrong.json()) as { error: string }).error).toBe(((await unknown.json()) as { error: string }).error);
+    expect(wrong.headers.getSetCookie()).toHaveLength(0);
+  });
+
+  test("empty fields answer 'Required' and change nothing", async () => {
+    const response = await postLogin({ email: "", password: "" });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: string; fields: { field: string; message: string }[] };
+    expect(body.error).toBe("Required");
+    expect(body.fields.map((f) => f.field)).toContain("email");
+  });
+
+  test("a body that is not JSON is a clear 400, not a 500", async () => {
+    const response = await server.fetch("/api/auth/login", { method: "POST", body: "{not json" });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toContain("JSON");
+  });
+
+  test("a suspended user cannot sign in", async () => {
+    const user = await createUser(server.db, { role: "MEMBER", organisationId, suspended: true });
+    const response = await postLogin({ email: user.email, password: user.password });
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as { error: string }).error).toContain("Contact admin to unsuspend");
+  });
+});
+
+describe("check and logout", () => {
+  test("check says 'unauthorised' without a session and something else with one; logout ends it", async () => {
+    const noSession = await anonymous(server).fetch("/api/auth/check");
+    expect(await noSession.text()).toBe("unauthorised");
+    expect(noSession.headers.get("Cache-Control")).toBe("no-store");
+
+    const user = await createUser(server.db, { role: "ORGANISATION_ADMIN", organisationId });
+    const client = await loginAs(server, user.email, user.password);
+    const withSession = await client.fetch("/api/auth/check");
+    expect(await withSession.text()).not.toBe("unauthorised");
+
+    const logout = await client.fetch("/api/auth/logout", { method: "POST" });
+    expect(logout.status).toBe(200);
+    expect(logout.headers.getSetCookie().join()).toContain("lantern_session=;");
+    expect(await (await client.fetch("/api/auth/check")).text()).toBe("unauthorised");
+    const audit = await server.db.select().from(userActivities).where(eq(userActivities.userId, user.id));
+    expect(audit.map((entry) => entry.action)).toContain("Logout");
+  });
+
+  test("a forged cookie is simply no session", async () => {
+    const response = await server.fetch("/api/auth/check", { headers: { Cookie: "lantern_session=forged-token" } });
+    expect(await response.text()).toBe("unauthorised");
+  });
+});
+
+describe("throttling failed logins", () => {
+  test("after five failures the account must wait; the right password then still works later", async () => {
+    const user = await createUser(server.db, { role: "MEMBER", organisationId });
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      expect((await postLogin({ email: user.email, password: "wrong-password-9" })).status).toBe(401);
+    }
+    // The next attempt, even with the right password, must wait and is refused before any hashing.
+    const throttled = await postLogin({ email: user.email, password: user.password });
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(((await throttled.json()) as { error: string }).error).toContain("Too many failed login attempts");
+
+    // Not a lockout: once the wait has passed the owner signs in, and the counter resets.
+    await server.db.update(users).set({ lastFailedLoginAt: new Date(Date.now() - 10 * 60 * 1000) }).where(eq(users.id, user.id));
+    expect((await postLogin({ email: user.email, password: user.password })).status).toBe(200);
+    const [after] = await server.db.select().from(users).where(eq(users.id, user.id));
+    expect(after!.failedLoginCount).toBe(0);
+  });
+
+  test("throttling one account does not slow another", async () => {
+    const victim = await createUser(server.db, { role: "MEMBER", organisationId });
+    const other = await createUser(server.db, { role: "MEMBER", organisationId });
+    await server.db.update(users).set({ failedLoginCount: 20, lastFailedLoginAt: new Date() }).where(eq(users.id, victim.id));
+    expect((await postLogin({ email: victim.email, password: victim.password })).status).toBe(429);
+    expect((await postLogin({ email: other.email, password: other.password })).status).toBe(200);
+  });
+});

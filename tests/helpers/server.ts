@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startLantern, type RunningLantern } from "../../api/boot.ts";
+import { parseConfig } from "../../api/config.ts";
+import type { Database } from "../../db/client.ts";
+import { cloneTemplate } from "../setup/template.ts";
+
+export interface TestServer {
+  lantern: RunningLantern;
+  /** http://127.0.0.1:PORT */
+  origin: string;
+  port: number;
+  db: Database;
+  /** A postgres URL for this test's database, when the suite runs on Postgres. */
+  databaseUrl: string | null;
+  dataDir: string;
+  /** fetch against the server, addressing a host face by the Host header (e.g. "demo.localhost"). */
+  fetch(path: string, init?: RequestInit & { host?: string }): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+/** Boots a real Lantern on a random port over a fresh copy of the migrated template database. */
+export async function startTestServer(options: { env?: Record<string, string>; siteRoot?: string } = {}): Promise<TestServer> {
+  const database = await cloneTemplate();
+  const dataDir = mkdtempSync(join(tmpdir(), "lantern-test-"));
+  const config = parseConfig({
+    DATA_DIR: dataDir,
+    APP_DOMAIN: "localhost",
+    LOG_LEVEL: "silent",
+    NODE_ENV: "test",
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...options.env,
+  });
+  const lantern = await startLantern(config, {
+    port: 0,
+    hostname: "127.0.0.1",
+    ...(database.pglite ? { pglite: database.pglite } : {}),
+    ...(options.siteRoot ? { siteRoot: options.siteRoot } : {}),
+  });
+  const port = lantern.server.port!;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    lantern,
+    origin,
+    port,
+    db: lantern.services.database.db,
+    databaseUrl: database.url,
+    dataDir,
+    fetch(path, init = {}) {
+      const { host, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      headers.set("Host", `${host ?? "localhost"}:${port}`);
+      return fetch(`${origin}${path}`, { ...rest, headers, redirect: "manual" });
+    },
+    async stop() {
+      await lantern.stop();
+      // On PGlite the server owned (and closed) the database; on Postgres drop this file's database.
+      if (database.url) await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

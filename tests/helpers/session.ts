@@ -1,0 +1,49 @@
+import type { TestServer } from "./server.ts";
+
+/** A signed-in staff browser, reduced to its cookie. */
+export interface StaffClient {
+  cookie: string;
+  gql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>): Promise<{ data?: T; errors?: { message: string; extensions?: { code?: string } }[] }>;
+  fetch(path: string, init?: RequestInit & { host?: string }): Promise<Response>;
+}
+
+export function cookieFrom(response: Response, name: string): string | null {
+  for (const header of response.headers.getSetCookie()) {
+    const [pair] = header.split(";");
+    const [key, value] = (pair ?? "").split("=");
+    if (key === name) return value ?? "";
+  }
+  return null;
+}
+
+export async function loginAs(server: TestServer, email: string, password: string): Promise<StaffClient> {
+  const response = await server.fetch("/api/auth/login", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password, verifyToken: "" }),
+  });
+  if (response.status !== 200) throw new Error(`login as ${email} failed: ${response.status} ${await response.text()}`);
+  const token = cookieFrom(response, "lantern_session");
+  if (!token) throw new Error("login set no session cookie");
+  return clientWithCookie(server, `lantern_session=${token}`);
+}
+
+export function clientWithCookie(server: TestServer, cookie: string): StaffClient {
+  const withCookie = (init: RequestInit & { host?: string } = {}) => {
+    const headers = new Headers(init.headers);
+    if (cookie) headers.set("Cookie", cookie);
+    return { ...init, headers };
+  };
+  return {
+    cookie,
+    fetch: (path, init) => server.fetch(path, withCookie(init)),
+    async gql(query, variables) {
+      const response = await server.fetch("/api/gql/query", withCookie({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ query, variables }) }));
+      return (await response.json()) as never;
+    },
+  };
+}
+
+export function anonymous(server: TestServer): StaffClient {
+  return clientWithCookie(server, "");
+}

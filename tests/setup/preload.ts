@@ -1,0 +1,4 @@
+import { prepareTemplate } from "./template.ts";
+
+process.env.LANTERN_TEST = "1";
+await prepareTemplate();
