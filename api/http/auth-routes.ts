@@ -1,11 +1,12 @@
 import { Hono, type Context } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
-import * as v from "valibot";
 import type { Services } from "../context.ts";
 import { UserError } from "../lib/errors.ts";
 import { HashingBusyError } from "../lib/passwords.ts";
+import { parseWith } from "../lib/validation.ts";
 import { LoginInput, login, logout } from "../modules/auth/login.ts";
 import { STAFF_ABSOLUTE_TIMEOUT_MS, STAFF_COOKIE } from "../modules/auth/session-policy.ts";
+import { userDisconnectTopic, type UserDisconnectEvent } from "../modules/auth/events.ts";
 import { loadViewer } from "../modules/users/viewer.ts";
 import type { AppEnv } from "./types.ts";
 
@@ -35,20 +36,13 @@ export function errorResponse(c: Context, error: unknown): Response {
   throw error;
 }
 
-export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
-  const result = v.safeParse(schema, input);
-  if (result.success) return result.output;
-  const fields = result.issues.map((issue) => ({ field: issue.path?.map((p) => String(p.key)).join(".") ?? "", message: issue.message }));
-  throw new UserError("BAD_USER_INPUT", fields[0]?.message ?? "Invalid input", { fields });
-}
-
 export function authRoutes(services: Services) {
   const app = new Hono<AppEnv>();
   const secure = services.config.protocol === "https";
 
   app.post("/login", async (c) => {
     try {
-      const input = parseInput(LoginInput, await readJsonObject(c));
+      const input = parseWith(LoginInput, await readJsonObject(c));
       const result = await login(services.database.db, input);
       setCookie(c, STAFF_COOKIE, result.token, {
         httpOnly: true,
@@ -65,7 +59,11 @@ export function authRoutes(services: Services) {
   });
 
   app.post("/logout", async (c) => {
-    await logout(services.database.db, c.get("state").actor);
+    const actor = c.get("state").actor;
+    await logout(services.database.db, actor);
+    if (actor.kind === "staff") {
+      await services.pubsub.publish(userDisconnectTopic(actor.userId), { sessionTokenHash: actor.sessionTokenHash } satisfies UserDisconnectEvent);
+    }
     deleteCookie(c, STAFF_COOKIE, { path: "/", secure });
     return c.json({ ok: true });
   });

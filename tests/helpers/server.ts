@@ -27,7 +27,7 @@ export async function startTestServer(options: { env?: Record<string, string>; s
   const config = parseConfig({
     DATA_DIR: dataDir,
     APP_DOMAIN: "localhost",
-    LOG_LEVEL: "silent",
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     NODE_ENV: "test",
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,

@@ -1,4 +1,5 @@
 import { builder } from "../../graphql/builder.ts";
+import { getUser, listUsers } from "./service.ts";
 import { ROLE_NAMES, type RoleName } from "../../shared/enums.ts";
 import { permissionsOf } from "../../shared/permissions.ts";
 import { roleLabel } from "../../shared/roles.ts";
@@ -13,17 +14,6 @@ export const RoleType = builder.drizzleObject("roles", {
     rank: t.exposeInt("rank"),
     label: t.exposeString("label"),
     permissions: t.stringList({ resolve: (role) => permissionsOf(role.name as RoleName) }),
-  }),
-});
-
-export const OrganisationRef = builder.drizzleObject("organisations", {
-  name: "Organisation",
-  fields: (t) => ({
-    id: t.exposeID("id"),
-    name: t.exposeString("name"),
-    slug: t.exposeString("slug"),
-    archived: t.exposeBoolean("archived"),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
   }),
 });
 
@@ -46,7 +36,43 @@ export const UserType = builder.drizzleObject("users", {
   }),
 });
 
+const UserListType = builder.objectRef<{ total: number; ids: string[] }>("UserList").implement({
+  fields: (t) => ({
+    total: t.exposeInt("total"),
+    list: t.drizzleField({
+      type: [UserType],
+      resolve: async (query, parent, _args, ctx) => {
+        if (parent.ids.length === 0) return [];
+        const rows = await ctx.db.query.users.findMany(query({ where: { id: { in: parent.ids } } }));
+        const order = new Map(parent.ids.map((id, index) => [id, index]));
+        const position = (row: unknown) => order.get((row as { id: string }).id) ?? 0;
+        return rows.sort((a, b) => position(a) - position(b));
+      },
+    }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  userGet: t.drizzleField({
+    type: UserType,
+    args: { id: t.arg.id({ required: true }) },
+    authScopes: { permission: "UserRead" },
+    resolve: async (query, _root, args, ctx) => {
+      const row = await getUser(ctx, String(args.id));
+      return (await ctx.db.query.users.findFirst(query({ where: { id: row.id } })))!;
+    },
+  }),
+  users: t.field({
+    type: UserListType,
+    args: {
+      organisationID: t.arg.id(),
+      search: t.arg.string(),
+      limit: t.arg.int(),
+      offset: t.arg.int(),
+    },
+    authScopes: { permission: "UserList" },
+    resolve: (_root, args, ctx) => listUsers(ctx, { ...args, organisationID: args.organisationID ? String(args.organisationID) : null }),
+  }),
   viewer: t.drizzleField({
     type: UserType,
     nullable: true,

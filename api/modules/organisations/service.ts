@@ -1,0 +1,37 @@
+import { eq } from "drizzle-orm";
+import { organisations } from "../../../db/schema/index.ts";
+import type { Ctx } from "../../context.ts";
+import { UserError, forbidden } from "../../lib/errors.ts";
+import { recordActivity } from "../audit/service.ts";
+import { canReachOrganisation, isSuperAdmin, mutate, requirePermission } from "../access/policy.ts";
+import { SUPER_ADMIN_ONLY_SETTINGS, type OrganisationSettings } from "./inputs.ts";
+
+export const ORGANISATION_NOT_FOUND = "Organisation is not found";
+
+/** One organisation the actor may read; anyone else's is reported as not found. */
+export async function getOrganisation(ctx: Ctx, id: string) {
+  const actor = requirePermission(ctx, "OrganisationRead");
+  if (!canReachOrganisation(actor, id)) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
+  const [row] = await ctx.db.select().from(organisations).where(eq(organisations.id, id)).limit(1);
+  if (!row) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
+  return row;
+}
+
+export async function updateOrganisation(ctx: Ctx, id: string, input: OrganisationSettings) {
+  return mutate(ctx, "OrganisationUpdate", async (tx, actor) => {
+    if (!canReachOrganisation(actor, id)) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
+    if (!isSuperAdmin(actor) && SUPER_ADMIN_ONLY_SETTINGS.some((key) => input[key] !== undefined)) throw forbidden();
+    const [before] = await tx.select().from(organisations).where(eq(organisations.id, id)).for("update");
+    if (!before) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
+    const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+    const [after] = await tx.update(organisations).set(changes).where(eq(organisations.id, id)).returning();
+    await recordActivity(tx, actor, {
+      organisationId: id,
+      objectType: "Organisation",
+      objectId: id,
+      action: "Update",
+      metadata: { name: after!.name, fields: Object.keys(changes) },
+    });
+    return after!;
+  });
+}

@@ -1,0 +1,56 @@
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * Builds the Astro site when its build is missing or older than its sources. "Older" is decided by
+ * a hash of every source file (not mtimes, which a fresh clone resets), kept beside the build.
+ */
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const SITE = join(ROOT, "site");
+const DIST = join(SITE, "dist");
+const STAMP = join(DIST, ".source-hash");
+const SOURCES = [join(SITE, "src"), join(SITE, "public"), join(SITE, "astro.config.ts"), join(ROOT, "api", "shared"), join(ROOT, "bun.lock")];
+
+function sourceHash(): string {
+  const hash = createHash("sha256");
+  const visit = (path: string) => {
+    if (!existsSync(path)) return;
+    if (statSync(path).isDirectory()) {
+      for (const name of readdirSync(path).sort()) visit(join(path, name));
+      return;
+    }
+    hash.update(relative(ROOT, path));
+    hash.update(readFileSync(path));
+  };
+  for (const source of SOURCES) visit(source);
+  return hash.digest("hex");
+}
+
+export function siteIsCurrent(): boolean {
+  return existsSync(STAMP) && readFileSync(STAMP, "utf8").trim() === sourceHash();
+}
+
+export async function buildSite(): Promise<void> {
+  const expected = sourceHash();
+  // Astro 7 refuses Node 20, so it runs on Bun's runtime.
+  const child = Bun.spawn(["bun", "--bun", "astro", "build", "--root", SITE, "--silent"], {
+    cwd: ROOT,
+    stdout: "inherit",
+    stderr: "inherit",
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1" },
+  });
+  if ((await child.exited) !== 0) throw new Error("The site build failed.");
+  writeFileSync(STAMP, expected);
+}
+
+export async function ensureSiteBuilt(): Promise<void> {
+  if (siteIsCurrent()) return;
+  console.log("Building the site…");
+  await buildSite();
+}
+
+if (import.meta.main) {
+  await (process.argv.includes("--force") ? buildSite() : ensureSiteBuilt());
+}
