@@ -1,0 +1,39 @@
+import type { ChangeEvent } from 'react';
+
+type TextFieldProps = {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  type?: 'text' | 'email' | 'password';
+  error?: string | undefined;
+  autoComplete?: string;
+};
+
+// Console form field; the error is announced with the field via aria-describedby.
+export function TextField({ id, label, value, onChange, type = 'text', error, autoComplete }: TextFieldProps) {
+  const errorId = `${id}-error`;
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        name={id}
+        className="field__input"
+        type={type}
+        value={value}
+        autoComplete={autoComplete}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        onChange={(event: ChangeEvent<HTMLInputElement>) => onChange(event.target.value)}
+      />
+      {error && (
+        <p className="field__error" id={errorId}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

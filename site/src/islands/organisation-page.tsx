@@ -1,0 +1,96 @@
+import { useEffect, useState } from 'react';
+import { FALLBACK_ERROR_MESSAGE } from '../lib/http';
+import { ORGANISATION_DATA_ID, readPageData } from '../lib/page-data';
+import {
+  fontDataValue,
+  parseOrganisationPageData,
+  sameOriginImageUrl,
+  sortFormsByName,
+  type OrganisationPageData,
+} from './organisation-data';
+import { OrganisationFormsTable } from './organisation-forms-table';
+import { QuickExit } from './quick-exit';
+import { WelcomeModal } from './welcome-modal';
+
+const NOT_FOUND_MESSAGE = 'Organisation was not found or is currently suspended.';
+
+type PageState =
+  | { kind: 'loading' }
+  | { kind: 'error'; message: string }
+  | { kind: 'ready'; data: OrganisationPageData };
+
+function readState(): PageState {
+  const raw = readPageData(ORGANISATION_DATA_ID);
+  // An untouched placeholder means the server had no organisation to inject.
+  if (raw === null || raw === undefined) return { kind: 'error', message: NOT_FOUND_MESSAGE };
+  const data = parseOrganisationPageData(raw);
+  return data ? { kind: 'ready', data } : { kind: 'error', message: FALLBACK_ERROR_MESSAGE };
+}
+
+function hasWelcomeMessage(data: OrganisationPageData): boolean {
+  const { portalWelcomeMessageEnabled, portalWelcomeMessageContent } = data.organisation;
+  return portalWelcomeMessageEnabled && portalWelcomeMessageContent.trim() !== '';
+}
+
+// The build renders the loading state (the data only exists in the served
+// page), and the browser switches to the injected data after hydration, so
+// Quick Exit is on screen before anything else.
+export function OrganisationPage() {
+  const [state, setState] = useState<PageState>({ kind: 'loading' });
+  const [welcomeOpen, setWelcomeOpen] = useState(false);
+
+  useEffect(() => {
+    const next = readState();
+    setState(next);
+    if (next.kind === 'ready') {
+      document.title = next.data.organisation.name;
+      setWelcomeOpen(hasWelcomeMessage(next.data));
+    }
+  }, []);
+
+  return (
+    <div className="reporter-page" data-font={state.kind === 'ready' ? fontDataValue(state.data.organisation.fontFamily) : undefined}>
+      <QuickExit />
+      <main className="container">
+        {state.kind === 'loading' && <p role="status">Loading…</p>}
+        {state.kind === 'error' && (
+          <p className="alert alert--error" role="alert">
+            {state.message}
+          </p>
+        )}
+        {state.kind === 'ready' && <OrganisationContent data={state.data} />}
+      </main>
+      {state.kind === 'ready' && welcomeOpen && (
+        <WelcomeModal content={state.data.organisation.portalWelcomeMessageContent} onClose={() => setWelcomeOpen(false)} />
+      )}
+    </div>
+  );
+}
+
+function OrganisationContent({ data }: { data: OrganisationPageData }) {
+  const { organisation } = data;
+  const logoUrl = sameOriginImageUrl(organisation.logoUrl, window.location.origin);
+
+  return (
+    <>
+      <header className="organisation-header">
+        {logoUrl && <img className="organisation-header__logo" src={logoUrl} alt="" />}
+        <h1>{organisation.name}</h1>
+      </header>
+      <section aria-labelledby="report-forms-heading" className="stack">
+        <h2 id="report-forms-heading" className="visually-hidden">
+          Report forms
+        </h2>
+        <OrganisationFormsTable forms={sortFormsByName(data.forms)} />
+      </section>
+      <div className="actions organisation-actions">
+        <a className="button button--secondary" href="/report/login">
+          Login to follow up
+        </a>
+        {/* The general enquiry button (generalEnquiryLabel, default 'Ask a
+            Question') arrives with the enquiry modal; until then it would be
+            a button that does nothing. */}
+      </div>
+    </>
+  );
+}
