@@ -99,7 +99,8 @@ export class StaticSite {
   /** Resolves a URL path to a build file: exact, then `.html`, then `/index.html`. */
   lookup(urlPath: string): StaticFile | undefined {
     const clean = decodeSafe(urlPath).replace(/^\/+/, "");
-    if (clean.includes("..")) return undefined;
+    // Only whole ".." segments climb; Astro itself names files like "_..hash.css".
+    if (clean.split("/").some((segment) => segment === ".." || segment === ".")) return undefined;
     return this.files.get(clean) ?? this.files.get(`${clean}.html`) ?? this.files.get(clean ? `${clean}/index.html` : "index.html");
   }
 }
