@@ -10,7 +10,7 @@ import { schema } from "./schema.ts";
 export const GRAPHQL_PATH = "/api/gql/query";
 
 /** Limits that keep one request from costing the server too much. */
-export const QUERY_LIMITS = { maxDepth: 10, maxAliases: 15, maxCost: 5000 } as const;
+export const QUERY_LIMITS = { maxDepth: 22, maxAliases: 15, maxCost: 5000 } as const;
 
 function disableIntrospection(): Plugin {
   return {
@@ -31,7 +31,9 @@ export function createGraphqlServer(options: { production: boolean }) {
     logging: false,
     maskedErrors: { maskError: (error) => maskError(error) },
     plugins: [
-      maxDepthPlugin({ n: QUERY_LIMITS.maxDepth, exposeLimits: true }),
+      // Introspection counts too, so it cannot be used to build arbitrarily deep queries; 22 still admits
+      // the standard introspection query (depth 21 with its fragments). Cost limits bound the rest.
+      maxDepthPlugin({ n: QUERY_LIMITS.maxDepth, exposeLimits: true, ignoreIntrospection: false }),
       maxAliasesPlugin({ n: QUERY_LIMITS.maxAliases, exposeLimits: true }),
       costLimitPlugin({ maxCost: QUERY_LIMITS.maxCost, exposeLimits: true }),
       ...(options.production ? [disableIntrospection()] : []),

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../../../ui/error-banner';
-import { Link } from '../../../ui/link';
 import { TextField } from '../../../ui/text-field';
 import { login } from '../auth-api';
 import { completeSignIn } from '../session-store';
@@ -75,9 +74,7 @@ export function LoginForm({ prompt, onEmailVerifyRequired }: LoginFormProps) {
         error={fieldErrors.password}
         autoComplete="current-password"
       />
-      <p className="admin-login__forgot">
-        <Link to="/admin/forgot-password">Forgot Password</Link>
-      </p>
+      {/* The 'Forgot Password' link arrives with the password-reset flow (account access issue); no dead links until then. */}
       <button type="submit" className="button button--block" disabled={submitting}>
         {submitting ? 'Logging in…' : 'Login'}
       </button>
