@@ -17,6 +17,7 @@ export const MAX_REQUEST_BODY_BYTES = 30 * 1024 * 1024;
 
 export interface BootOptions {
   siteRoot?: string;
+  migrationsFolder?: string;
   pglite?: PGlite;
   /** Runs after migrations, before serving (the embedded demo seed). */
   afterMigrate?: (database: DatabaseHandle) => Promise<void>;
@@ -38,7 +39,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
   setLogLevel(config.logLevel);
   const database = await openDatabase(config.database, options.pglite ? { pglite: options.pglite } : {});
   try {
-    await migrateDatabase(database);
+    await migrateDatabase(database, options.migrationsFolder);
     await options.afterMigrate?.(database);
   } catch (error) {
     await database.close();

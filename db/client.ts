@@ -4,6 +4,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import type { PgAsyncDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import postgres from "postgres";
+import { pgliteAssets } from "./pglite-assets.ts";
 import { relations, type Relations } from "./relations.ts";
 
 /** A drizzle database or transaction over either driver; service code never needs to know which. */
@@ -34,7 +35,7 @@ export async function openDatabase(settings: DatabaseSettings, options: OpenOpti
     if (!client) {
       // PGlite does not create parent folders itself.
       mkdirSync(settings.dataDir, { recursive: true });
-      client = await PGlite.create(settings.dataDir);
+      client = await PGlite.create({ dataDir: settings.dataDir, ...(await pgliteAssets()) });
     }
     return wrapPglite(client);
   }

@@ -1,0 +1,43 @@
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildSite } from "./site-build.ts";
+
+/**
+ * `bun run build`: the site, then one executable (dist/lantern) that serves everything. The site
+ * build and the migrations are embedded through a generated entry that imports each as a file.
+ */
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const STAGE = join(ROOT, "dist", ".compile");
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+  });
+}
+
+await buildSite();
+rmSync(STAGE, { recursive: true, force: true });
+mkdirSync(STAGE, { recursive: true });
+
+const lines: string[] = [];
+const entries = (label: "site" | "migrations", dir: string) =>
+  filesUnder(dir)
+    .filter((file) => !file.endsWith(".source-hash"))
+    .map((file, index) => {
+      const name = `${label}${index}`;
+      lines.push(`import ${name} from ${JSON.stringify(relative(STAGE, file))} with { type: "file" };`);
+      return `${JSON.stringify(relative(dir, file).split("\\").join("/"))}: ${name}`;
+    });
+const site = entries("site", join(ROOT, "site", "dist"));
+const migrations = entries("migrations", join(ROOT, "db", "migrations"));
+lines.push(`globalThis.__LANTERN_EMBEDDED__ = { site: { ${site.join(", ")} }, migrations: { ${migrations.join(", ")} } };`);
+lines.push(`await import(${JSON.stringify(relative(STAGE, join(ROOT, "api", "main.ts")))});`);
+writeFileSync(join(STAGE, "entry.ts"), `${lines.join("\n")}\n`);
+
+const outfile = join(ROOT, "dist", "lantern");
+const result = Bun.spawnSync(["bun", "build", "--compile", "--minify", join(STAGE, "entry.ts"), "--outfile", outfile], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
+if (result.exitCode !== 0) process.exit(result.exitCode ?? 1);
+rmSync(STAGE, { recursive: true, force: true });
+console.log(`Built ${relative(ROOT, outfile)}: run it with DATA_DIR and PORT set as for \`bun run start\`.`);
