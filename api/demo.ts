@@ -14,5 +14,9 @@ export async function seedDemoWhenEmbedded(config: Config, database: DatabaseHan
   const [anyUser] = await database.db.select({ id: users.id }).from(users).limit(1);
   if (anyUser) return;
   const result = await seedDemo(database.db);
-  if (result.seeded) logInfo("Seeded the demo organisations (see README: Demo data)");
+  if (!result.seeded) return;
+  // Demo reports' credentials are public demo data; printing them lets a newcomer try the follow-up area.
+  logInfo("Seeded the demo organisations (see README: Demo data)", {
+    reports: result.reports.map((report) => `${report.organisationSlug} ${report.reportId} ${report.password} (${report.status})`),
+  });
 }
