@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { reportDashboardUrl } from '../lib/hosts';
 import { FALLBACK_ERROR_MESSAGE, postJson } from '../lib/http';
 import { QuickExit } from './quick-exit';
-import { TextField } from './text-field';
+import { TextField } from '../lib/text-field';
 
 const REQUIRED = 'Required';
 const responseSchema = v.object({ organisationSlug: v.string() });

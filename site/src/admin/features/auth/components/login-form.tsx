@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../../../ui/error-banner';
-import { TextField } from '../../../ui/text-field';
+import { TextField } from '../../../../lib/text-field';
 import { login } from '../auth-api';
 import { completeSignIn } from '../session-store';
 

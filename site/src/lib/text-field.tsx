@@ -10,8 +10,10 @@ type TextFieldProps = {
   autoComplete?: string;
 };
 
-// Console form field; the error is announced with the field via aria-describedby.
-export function TextField({ id, label, value, onChange, type = 'text', error, autoComplete }: TextFieldProps) {
+// The one text field of the console and the reporter pages. Errors are linked with
+// aria-describedby so screen readers announce 'Required' together with the field.
+// Autocomplete is off unless a caller asks for it: reporters' devices may be shared.
+export function TextField({ id, label, value, onChange, type = 'text', error, autoComplete = 'off' }: TextFieldProps) {
   const errorId = `${id}-error`;
   return (
     <div className="field">
@@ -25,6 +27,8 @@ export function TextField({ id, label, value, onChange, type = 'text', error, au
         type={type}
         value={value}
         autoComplete={autoComplete}
+        autoCapitalize="off"
+        spellCheck={false}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
         onChange={(event: ChangeEvent<HTMLInputElement>) => onChange(event.target.value)}
