@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "../client.ts";
 import { reportFormBuilds, reportForms, reportFormWidgets, type StoredCondition } from "../schema/index.ts";
 import type { ConditionMatchType } from "../../api/shared/enums.ts";
+import { derivePages, publishProblems, type FormWidget } from "../../api/shared/form-definition.ts";
 
 /** One widget as a seed spells it; the build id and position come from where it sits in the list. */
 export type WidgetSpec = Omit<typeof reportFormWidgets.$inferInsert, "buildId" | "position">;
@@ -18,8 +19,6 @@ export interface PublishedForm {
   widgets: WidgetSpec[];
 }
 
-const CHOICE_TYPES = new Set(["Select", "Radio", "Checkbox"]);
-
 /**
  * A visibility condition whose rules each test one earlier choice widget. Rule ids derive from
  * the condition id so that reseeding writes identical jsonb.
@@ -32,35 +31,26 @@ export function condition(id: string, matchType: ConditionMatchType, rules: [wid
   };
 }
 
-/** The page a widget is on: a page starts at each Section, counting from 0. */
+/** The page a widget is on, as the reporter's form shows it. */
 export function pageOf(widgets: readonly WidgetSpec[], widgetId: string): number {
-  let page = -1;
-  for (const widget of widgets) {
-    if (widget.type === "Section") page += 1;
-    if (widget.id === widgetId) return Math.max(page, 0);
-  }
-  throw new Error(`Unknown widget ${widgetId}`);
+  const page = derivePages(asFormWidgets(widgets)).find((candidate) => candidate.widgets.some((widget) => widget.id === widgetId));
+  if (!page) throw new Error(`Unknown widget ${widgetId}`);
+  return page.index;
 }
 
-/**
- * The rules the form builder enforces, checked here too so a careless edit to the seed fails the
- * seed instead of producing a form the editor cannot open. Returns the problems found.
- */
-export function widgetProblems(widgets: readonly WidgetSpec[]): string[] {
-  const problems: string[] = [];
-  if (widgets.length < 2) problems.push("fewer than two widgets");
-  if (widgets[0]?.type !== "Section") problems.push("does not start with a Section");
-  if (widgets.at(-1)?.type === "Section") problems.push("ends with a Section");
-  if (new Set(widgets.map((widget) => widget.id)).size !== widgets.length) problems.push("duplicate widget ids");
-  widgets.forEach((widget, index) => {
-    if (widget.type === "Section" && widgets[index - 1]?.type === "Section") problems.push(`${widget.id}: two Sections in a row`);
-    for (const rule of widget.condition?.rules ?? []) {
-      const target = widgets.slice(0, index).find((earlier) => earlier.id === rule.conditionWidgetID);
-      if (!target || !CHOICE_TYPES.has(target.type)) problems.push(`${widget.id}: condition needs an earlier choice widget ${rule.conditionWidgetID}`);
-      else if (!target.answers?.includes(rule.conditionAnswer)) problems.push(`${widget.id}: "${rule.conditionAnswer}" is not an option of ${target.id}`);
-    }
-  });
-  return problems;
+/** The seed's widgets as the shared form definition sees them. */
+function asFormWidgets(widgets: readonly WidgetSpec[]): FormWidget[] {
+  return widgets.map((widget) => ({
+    id: widget.id,
+    type: widget.type,
+    title: widget.title ?? "",
+    required: widget.required ?? false,
+    tooltip: widget.tooltip ?? "",
+    caption: widget.caption ?? "",
+    answers: widget.answers ?? [],
+    pageName: widget.pageName ?? null,
+    condition: widget.condition ?? null,
+  }));
 }
 
 /**
@@ -72,7 +62,9 @@ export async function insertPublishedForm(
   input: { organisationId: string; authorUserId: string; spec: FormSpec; pinHash?: string | null; createdAt: Date },
 ): Promise<PublishedForm> {
   const { widgets, ...settings } = input.spec;
-  const problems = widgetProblems(widgets);
+  // The builder's own publishing rules, so a careless edit to the seed fails the seed instead of
+  // producing a form the editor cannot open.
+  const problems = publishProblems(asFormWidgets(widgets));
   if (problems.length > 0) throw new Error(`Demo seed: form "${settings.name}" is invalid: ${problems.join("; ")}`);
 
   const [form] = await tx
