@@ -8,6 +8,8 @@ import type { Config } from "./config.ts";
 import type { Services } from "./context.ts";
 import type { SocketData } from "./graphql/websocket.ts";
 import { createPubSub } from "./lib/pubsub.ts";
+import { createBlobStore } from "./lib/blob-store.ts";
+import { createMailer } from "./lib/mailer.ts";
 import { logInfo, setLogLevel } from "./lib/log.ts";
 
 export const DEFAULT_SITE_ROOT = fileURLToPath(new URL("../site/dist", import.meta.url));
@@ -46,7 +48,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
     throw error;
   }
   const pubsub = await createPubSub(database);
-  const services: Services = { config, database, pubsub };
+  const services: Services = { config, database, pubsub, blobs: createBlobStore(config.blobs), mailer: createMailer(config.mail) };
   const app = createApp(services, { siteRoot: options.siteRoot ?? DEFAULT_SITE_ROOT });
   const server = Bun.serve<SocketData>({
     port: options.port ?? config.port,
@@ -69,6 +71,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
       stopped = true;
       await server.stop(true);
       await pubsub.close();
+      await services.mailer.close();
       await database.close();
     },
   };

@@ -3,6 +3,8 @@ import type { Database, DatabaseHandle } from "../db/client.ts";
 import type { RoleName } from "./shared/enums.ts";
 import type { Permission } from "./shared/permissions.ts";
 import type { PubSub } from "./lib/pubsub.ts";
+import type { BlobStore } from "./lib/blob-store.ts";
+import type { Mailer } from "./lib/mailer.ts";
 import type { PublicOrganisation } from "./modules/organisations/public.ts";
 
 export interface StaffActor {
@@ -36,6 +38,8 @@ export interface Services {
   config: Config;
   database: DatabaseHandle;
   pubsub: PubSub;
+  blobs: BlobStore;
+  mailer: Mailer;
 }
 
 export interface Ctx {

@@ -1,0 +1,81 @@
+import type { BlobStoreConfig } from "../config.ts";
+import { createLocalBlobStore } from "./blob-store-local.ts";
+import { createS3BlobStore } from "./blob-store-s3.ts";
+
+/**
+ * Where uploaded files live: a local directory in the embedded mode, S3 when several instances
+ * share the files. Keys are generated here (newBlobKey) and never derived from anything a reporter
+ * sent, so neither a key nor anything stored beside the bytes can say who uploaded what.
+ */
+export interface BlobStore {
+  kind: "local" | "s3";
+  put(key: string, data: Uint8Array, contentType: string): Promise<void>;
+  /** Null when the key does not exist. */
+  get(key: string): Promise<Uint8Array | null>;
+  /** For downloads, so a large file is never held whole in memory; null when missing. */
+  stream(key: string): Promise<ReadableStream<Uint8Array> | null>;
+  /** Deleting a missing key is not an error: deletes are retried and must be idempotent. */
+  delete(key: string): Promise<void>;
+  exists(key: string): Promise<boolean>;
+}
+
+const SEGMENT = "[a-z0-9_-]+";
+const KEY_PATTERN = new RegExp(`^${SEGMENT}(?:/${SEGMENT})*$`);
+const MAX_KEY_LENGTH = 512;
+
+/**
+ * Only lower-case letters, digits, `_`, `-` and single `/` between segments: no dots (so no `..`),
+ * no leading `/`, no empty segment. Such a key is a safe relative path on every file system and
+ * needs no escaping in S3.
+ */
+export function isValidBlobKey(key: string): boolean {
+  return key.length <= MAX_KEY_LENGTH && KEY_PATTERN.test(key);
+}
+
+export function assertValidBlobKey(key: string): void {
+  // The key itself is not echoed: a caller bug should not turn into a log line carrying input.
+  if (!isValidBlobKey(key)) throw new Error("Invalid blob key: only [a-z0-9/_-] segments are allowed");
+}
+
+/**
+ * A fresh random key such as `attachments/2025/03/0b6f…`. The month is kept for housekeeping
+ * (listing and expiring by prefix); nothing about the uploader, the file name or the exact time is.
+ */
+export function newBlobKey(purpose: string): string {
+  assertValidBlobKey(purpose);
+  const now = new Date();
+  const year = String(now.getUTCFullYear());
+  const month = String(now.getUTCMonth() + 1).padStart(2, "0");
+  return `${purpose}/${year}/${month}/${crypto.randomUUID()}`;
+}
+
+/** Every operation checks its key first, whichever backend sits behind it. */
+function withKeyCheck(store: BlobStore): BlobStore {
+  return {
+    kind: store.kind,
+    async put(key, data, contentType) {
+      assertValidBlobKey(key);
+      await store.put(key, data, contentType);
+    },
+    async get(key) {
+      assertValidBlobKey(key);
+      return store.get(key);
+    },
+    async stream(key) {
+      assertValidBlobKey(key);
+      return store.stream(key);
+    },
+    async delete(key) {
+      assertValidBlobKey(key);
+      await store.delete(key);
+    },
+    async exists(key) {
+      assertValidBlobKey(key);
+      return store.exists(key);
+    },
+  };
+}
+
+export function createBlobStore(config: BlobStoreConfig): BlobStore {
+  return withKeyCheck(config.kind === "local" ? createLocalBlobStore(config) : createS3BlobStore(config));
+}

@@ -1,0 +1,34 @@
+import type { MailConfig } from "../config.ts";
+import { createOutboxMailer } from "./mailer-outbox.ts";
+import { createSmtpMailer } from "./mailer-smtp.ts";
+
+/**
+ * Outgoing mail: an on-disk outbox in the embedded mode, SMTP otherwise.
+ *
+ * Mail leaves the platform in the clear and sits in other people's mailboxes, so a message must
+ * never contain report content, answers, attachments or anything that could identify a reporter.
+ * That is the callers' concern (they send notices and links only); this module only delivers.
+ */
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  kind: "outbox" | "smtp";
+  /** Rejects when the message could not be handed over; the caller decides whether to retry. */
+  send(mail: OutgoingMail): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface MailerOptions {
+  /** How long to wait for the SMTP server to accept a connection and greet (nodemailer's defaults are minutes). */
+  connectionTimeoutMs?: number;
+}
+
+export function createMailer(config: MailConfig, options: MailerOptions = {}): Mailer {
+  return config.kind === "outbox" ? createOutboxMailer(config) : createSmtpMailer(config, options);
+}
