@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Server } from "bun";
-import type { Ctx, Services } from "./context.ts";
+import type { Ctx, ResponseCookies, Services } from "./context.ts";
+import { cookieCollector, NO_COOKIES } from "./http/cookies.ts";
 import { createGraphqlServer, GRAPHQL_PATH } from "./graphql/yoga.ts";
 import { createWebSocketHandler, type SocketData } from "./graphql/websocket.ts";
 import { accessLog } from "./http/access-log.ts";
@@ -28,7 +29,8 @@ export function createApp(services: Services, options: { siteRoot: string }): La
   const yoga = createGraphqlServer({ production: services.config.production });
   const hono = new Hono<AppEnv>();
 
-  const toCtx = (state: RequestState): Ctx => ({ db: services.database.db, actor: state.actor, host: state.host, services });
+  const secureCookies = services.config.protocol === "https";
+  const toCtx = (state: RequestState, cookies: ResponseCookies = NO_COOKIES): Ctx => ({ db: services.database.db, actor: state.actor, host: state.host, services, cookies });
 
   hono.use("*", accessLog());
   hono.use("*", securityHeaders({ https: services.config.protocol === "https" }));
@@ -42,7 +44,10 @@ export function createApp(services: Services, options: { siteRoot: string }): La
     }),
   );
   hono.route("/api/auth", authRoutes(services));
-  hono.on(["GET", "POST"], GRAPHQL_PATH, (c) => yoga.fetch(c.req.raw, toCtx(c.get("state"))));
+  hono.on(["GET", "POST"], GRAPHQL_PATH, async (c) => {
+    const collector = cookieCollector(secureCookies);
+    return collector.apply(await yoga.fetch(c.req.raw, toCtx(c.get("state"), collector.cookies)));
+  });
   hono.all("/api/*", (c) => c.json({ error: "Not found" }, 404));
   hono.get("*", pageHandler(site));
   hono.onError((error, c) => {

@@ -23,6 +23,8 @@ export interface ReporterActor {
   kind: "reporter";
   organisationId: string;
   submissionId: string | null;
+  /** Password-protected forms this session has unlocked. */
+  unlockedFormIds: string[];
   sessionTokenHash: string;
 }
 
@@ -42,11 +44,18 @@ export interface Services {
   mailer: Mailer;
 }
 
+/** Cookies a GraphQL resolver wants set on the HTTP response (reporter sessions opened by a mutation). */
+export interface ResponseCookies {
+  set(name: string, value: string, maxAgeSeconds: number): void;
+  clear(name: string): void;
+}
+
 export interface Ctx {
   db: Database;
   actor: Actor;
   host: { kind: HostKind; organisation: HostOrganisation | null };
   services: Services;
+  cookies: ResponseCookies;
 }
 
 export const SYSTEM_ACTOR: Actor = { kind: "system" };

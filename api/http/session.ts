@@ -1,6 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import type { Services } from "../context.ts";
+import type { Actor, Services } from "../context.ts";
+import { resolveReporterSession } from "../modules/reporting/sessions.ts";
+import { REPORTER_COOKIE } from "../modules/reporting/session-policy.ts";
 import { resolveStaffSession } from "../modules/auth/sessions.ts";
 import { STAFF_COOKIE } from "../modules/auth/session-policy.ts";
 import { findActiveOrganisation } from "../modules/organisations/public.ts";
@@ -12,11 +14,18 @@ export function requestState(services: Services): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const parsed = parseHost(c.req.header("host"), services.config.appDomain);
     const organisation = parsed.kind === "organisation" ? await findActiveOrganisation(services.database.db, parsed.slug) : null;
-    const token = getCookie(c, STAFF_COOKIE);
-    const staff = token ? await resolveStaffSession(services.database.db, token) : null;
+    // Staff sign in on the product domain, reporters on their organisation's: each host face knows one kind.
+    let actor: Actor = { kind: "anonymous" };
+    if (parsed.kind === "organisation") {
+      const token = getCookie(c, REPORTER_COOKIE);
+      if (token && organisation) actor = (await resolveReporterSession(services.database.db, token, organisation.id)) ?? actor;
+    } else {
+      const token = getCookie(c, STAFF_COOKIE);
+      if (token) actor = (await resolveStaffSession(services.database.db, token)) ?? actor;
+    }
     c.set("services", services);
     c.set("state", {
-      actor: staff ?? { kind: "anonymous" },
+      actor,
       host: {
         kind: parsed.kind,
         organisation,

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { organisations } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
 import { UserError, forbidden } from "../../lib/errors.ts";
+import { requireUuid } from "../../lib/ids.ts";
 import { recordActivity } from "../audit/service.ts";
 import { canReachOrganisation, isSuperAdmin, mutate, requirePermission } from "../access/policy.ts";
 import { SUPER_ADMIN_ONLY_SETTINGS, type OrganisationSettings } from "./inputs.ts";
@@ -9,16 +10,18 @@ import { SUPER_ADMIN_ONLY_SETTINGS, type OrganisationSettings } from "./inputs.t
 export const ORGANISATION_NOT_FOUND = "Organisation is not found";
 
 /** One organisation the actor may read; anyone else's is reported as not found. */
-export async function getOrganisation(ctx: Ctx, id: string) {
+export async function getOrganisation(ctx: Ctx, rawId: string) {
   const actor = requirePermission(ctx, "OrganisationRead");
+  const id = requireUuid(rawId, ORGANISATION_NOT_FOUND);
   if (!canReachOrganisation(actor, id)) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
   const [row] = await ctx.db.select().from(organisations).where(eq(organisations.id, id)).limit(1);
   if (!row) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
   return row;
 }
 
-export async function updateOrganisation(ctx: Ctx, id: string, input: OrganisationSettings) {
+export async function updateOrganisation(ctx: Ctx, rawId: string, input: OrganisationSettings) {
   return mutate(ctx, "OrganisationUpdate", async (tx, actor) => {
+    const id = requireUuid(rawId, ORGANISATION_NOT_FOUND);
     if (!canReachOrganisation(actor, id)) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
     if (!isSuperAdmin(actor) && SUPER_ADMIN_ONLY_SETTINGS.some((key) => input[key] !== undefined)) throw forbidden();
     const [before] = await tx.select().from(organisations).where(eq(organisations.id, id)).for("update");

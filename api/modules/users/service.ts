@@ -2,6 +2,7 @@ import { and, asc, count, eq, ilike, or, type SQL } from "drizzle-orm";
 import { users } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
+import { requireUuid } from "../../lib/ids.ts";
 import { canReachOrganisation, organisationScope, requirePermission } from "../access/policy.ts";
 
 export const USER_NOT_FOUND = "User is not found";
@@ -18,8 +19,9 @@ export function pageOffset(offset: number | null | undefined): number {
 }
 
 /** A user the actor may read: themselves, anyone of their organisation, or anyone for a super admin. */
-export async function getUser(ctx: Ctx, id: string) {
+export async function getUser(ctx: Ctx, rawId: string) {
   const actor = requirePermission(ctx, "UserRead");
+  const id = requireUuid(rawId, USER_NOT_FOUND);
   const [row] = await ctx.db.select({ id: users.id, organisationId: users.organisationId }).from(users).where(eq(users.id, id)).limit(1);
   if (!row || (row.id !== actor.userId && !canReachOrganisation(actor, row.organisationId))) throw new UserError("NOT_FOUND", USER_NOT_FOUND);
   return row;
@@ -35,7 +37,8 @@ export interface UserListArgs {
 /** Users of the actor's organisation (a super admin may name one, or list everyone). */
 export async function listUsers(ctx: Ctx, args: UserListArgs) {
   const actor = requirePermission(ctx, "UserList");
-  const organisationId = organisationScope(actor, args.organisationID, "Organisation is not found");
+  const requested = args.organisationID ? requireUuid(args.organisationID, "Organisation is not found") : null;
+  const organisationId = organisationScope(actor, requested, "Organisation is not found");
   const filters: SQL[] = [];
   if (organisationId) filters.push(eq(users.organisationId, organisationId));
   const search = args.search?.trim();

@@ -84,3 +84,12 @@ describe("users and userGet", () => {
     expect(denied.data).toBeNull();
   });
 });
+
+describe("malformed ids", () => {
+  test("an id that is not a uuid is simply not found, never a server fault", async () => {
+    expect((await owner.gql(USER_GET, { id: "'; drop table users; --" })).errors?.[0]?.message).toBe("User is not found");
+    expect((await owner.gql(USERS, { organisationID: "not-a-uuid" })).errors?.[0]?.message).toBe("Organisation is not found");
+    const organisation = await owner.gql(`query ($id: ID!) { organisation(id: $id) { id } }`, { id: "42" });
+    expect(organisation.errors?.[0]?.message).toBe("Organisation is not found");
+  });
+});
