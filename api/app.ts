@@ -1,8 +1,10 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Server } from "bun";
-import type { Ctx, ResponseCookies, Services } from "./context.ts";
-import { cookieCollector, NO_COOKIES } from "./http/cookies.ts";
+import type { Services } from "./context.ts";
+import { cookieCollector } from "./http/cookies.ts";
+import { requestCtx } from "./http/request-context.ts";
+import { reportRoutes } from "./http/report-routes.ts";
 import { createGraphqlServer, GRAPHQL_PATH } from "./graphql/yoga.ts";
 import { createWebSocketHandler, type SocketData } from "./graphql/websocket.ts";
 import { accessLog } from "./http/access-log.ts";
@@ -12,7 +14,7 @@ import { pageHandler } from "./http/pages.ts";
 import { requestState } from "./http/session.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { StaticSite } from "./http/static-site.ts";
-import type { AppEnv, RequestState } from "./http/types.ts";
+import type { AppEnv } from "./http/types.ts";
 import { logError } from "./lib/log.ts";
 
 /** JSON bodies are small; uploads have their own, larger limits on their own routes. */
@@ -30,7 +32,6 @@ export function createApp(services: Services, options: { siteRoot: string }): La
   const hono = new Hono<AppEnv>();
 
   const secureCookies = services.config.protocol === "https";
-  const toCtx = (state: RequestState, cookies: ResponseCookies = NO_COOKIES): Ctx => ({ db: services.database.db, actor: state.actor, host: state.host, services, cookies });
 
   hono.use("*", accessLog());
   hono.use("*", securityHeaders({ https: services.config.protocol === "https" }));
@@ -44,9 +45,10 @@ export function createApp(services: Services, options: { siteRoot: string }): La
     }),
   );
   hono.route("/api/auth", authRoutes(services));
+  hono.route("/api/auth", reportRoutes(services));
   hono.on(["GET", "POST"], GRAPHQL_PATH, async (c) => {
     const collector = cookieCollector(secureCookies);
-    return collector.apply(await yoga.fetch(c.req.raw, toCtx(c.get("state"), collector.cookies)));
+    return collector.apply(await yoga.fetch(c.req.raw, requestCtx(c, collector.cookies)));
   });
   hono.all("/api/*", (c) => c.json({ error: "Not found" }, 404));
   hono.get("*", pageHandler(site));
@@ -61,7 +63,7 @@ export function createApp(services: Services, options: { siteRoot: string }): La
   upgrade.get(GRAPHQL_PATH, (c) => {
     const server = (c.env as { server: Server<SocketData> }).server;
     const protocol = c.req.header("sec-websocket-protocol") ?? "";
-    const data: SocketData = { ctx: toCtx(c.get("state")), protocol: protocol.split(",")[0]?.trim() ?? "" };
+    const data: SocketData = { ctx: requestCtx(c), protocol: protocol.split(",")[0]?.trim() ?? "" };
     if (server.upgrade(c.req.raw, { data })) return new Response(null);
     return c.text("Upgrade failed", 400);
   });

@@ -21,7 +21,7 @@ export const builder = new SchemaBuilder<{
   Context: Ctx;
   AuthScopes: AuthScopes;
   DrizzleRelations: Relations;
-  Scalars: { DateTime: { Input: Date; Output: Date } };
+  Scalars: { DateTime: { Input: Date; Output: Date }; JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> } };
   DefaultFieldNullability: false;
 }>({
   // Scope-auth must come first so its checks wrap every other plugin's resolvers.
@@ -53,6 +53,15 @@ builder.scalarType("DateTime", {
     const date = new Date(String(value));
     if (typeof value !== "string" || Number.isNaN(date.getTime())) throw new GraphQLError("Invalid date", { extensions: { code: "BAD_USER_INPUT" } });
     return date;
+  },
+});
+
+builder.scalarType("JSONObject", {
+  description: "A JSON object (theme colours keyed by the spec's field names).",
+  serialize: (value) => value,
+  parseValue: (value) => {
+    if (!value || typeof value !== "object" || Array.isArray(value)) throw new GraphQLError("Expected an object", { extensions: { code: "BAD_USER_INPUT" } });
+    return value as Record<string, unknown>;
   },
 });
 

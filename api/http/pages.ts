@@ -1,10 +1,18 @@
 import type { Context } from "hono";
-import { loadOrganisationPage } from "../modules/organisations/public.ts";
+import { eq } from "drizzle-orm";
+import { reportSubmissions } from "../../db/schema/index.ts";
+import { loadOrganisationPage, type PublicOrganisation } from "../modules/organisations/public.ts";
+import { findPublishedForm, REPORT_FORM_NOT_FOUND, reporterFormView } from "../modules/reporting/forms.ts";
 import { injectJson } from "./inject.ts";
 import { serveFile, type StaticSite } from "./static-site.ts";
 import type { AppEnv } from "./types.ts";
 
 export const ORGANISATION_NOT_FOUND = "Organisation was not found or is currently suspended.";
+
+/** The reporter's follow-up area: one shell, its island picks the tab. */
+const FOLLOW_UP_PATHS = /^\/report\/(dashboard|edit|uploads|messages|settings)\/?$/;
+/** The report-filling flow: one shell for welcome, pages, attachments, review and finish. */
+const REPORT_FLOW_PATHS = /^\/report\/(?:(?:summary|attach-files|review|finish)\/)?([^/]+)\/?$/;
 
 /** Paths of the admin-side domain that the console island handles itself. */
 const CONSOLE_PATHS = /^\/(admin(\/.*)?|onboarding\/[^/]+|verify(\/[^/]+)?|login-ms\/callback)$/;
@@ -33,6 +41,10 @@ export function pageHandler(site: StaticSite) {
         return serveFile(shell, request, { body: new TextEncoder().encode(html) });
       }
       if (path === "/report/login") return servePage(site, request, "/report-login");
+      if (path === "/report" || path === "/report/") return c.redirect(await reportEntry(c), 302);
+      if (FOLLOW_UP_PATHS.test(path)) return servePage(site, request, "/report-area");
+      const flow = REPORT_FLOW_PATHS.exec(path);
+      if (flow) return reportFlowPage(c, site, host.organisation, flow[1]!);
       return notFoundPage(site, request);
     }
     if (host.kind === "report-login") {
@@ -60,4 +72,32 @@ export function errorPage(site: StaticSite, request: Request, message: string, s
   if (!shell) return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const html = injectJson(new TextDecoder().decode(shell.body), "lantern-error", { message });
   return serveFile(shell, request, { status, body: new TextEncoder().encode(html) });
+}
+
+/** `/report` goes to the form of the Draft in hand, or else to the follow-up login (spec). */
+async function reportEntry(c: Context<AppEnv>): Promise<string> {
+  const actor = c.get("state").actor;
+  if (actor.kind === "reporter" && actor.submissionId) {
+    const [row] = await c.get("services").database.db.select({ formId: reportSubmissions.formId, completed: reportSubmissions.completed }).from(reportSubmissions).where(eq(reportSubmissions.id, actor.submissionId));
+    if (row) return row.completed ? "/report/dashboard" : `/report/${row.formId}`;
+  }
+  return "/report/login";
+}
+
+/** The form page with the form's public data in the HTML, so it renders without another round trip. */
+async function reportFlowPage(c: Context<AppEnv>, site: StaticSite, organisation: PublicOrganisation, formId: string): Promise<Response> {
+  const shell = site.lookup("/report");
+  if (!shell) return notFoundPage(site, c.req.raw);
+  const db = c.get("services").database.db;
+  const form = await findPublishedForm(db, organisation.id, formId);
+  const data = form
+    ? { organisation: reporterOrganisation(organisation), form: await reporterFormView(db, form, c.get("state").actor) }
+    : { organisation: reporterOrganisation(organisation), error: REPORT_FORM_NOT_FOUND };
+  const html = injectJson(new TextDecoder().decode(shell.body), "lantern-report-form", data);
+  return serveFile(shell, c.req.raw, { status: form ? 200 : 404, body: new TextEncoder().encode(html) });
+}
+
+function reporterOrganisation(organisation: PublicOrganisation) {
+  const { id, name, slug, logoUrl, fontFamily, showLogoOnReportForms } = organisation;
+  return { id, name, slug, logoUrl, fontFamily, showLogoOnReportForms };
 }

@@ -26,6 +26,9 @@ export const reportSubmissions = snakeCase.table(
     /** Argon2id hash of the reporter's generated password (or an enquiry's pin). */
     passwordHash: text(),
     internalReference: text().notNull().default(""),
+    /** Failed reporter logins against this report ID; later tries must wait (see reporting/login.ts). */
+    failedLoginCount: integer().notNull().default(0),
+    lastFailedLoginAt: timestamp({ withTimezone: true }),
     isTest: boolean().notNull().default(false),
     /** The last page the reporter saved, so a returning tab resumes there. */
     currentPage: integer().notNull().default(0),
@@ -171,6 +174,18 @@ export const guestReportInvites = snakeCase.table(
   },
   (t) => [index().on(t.submissionId), index().on(t.userId, t.status), index("guest_report_invites_email_idx").on(sql`lower(${t.email})`)],
 );
+
+/** One-time tokens that carry a report login from login.{domain} to the organisation's own host. */
+export const reporterHandoffs = snakeCase.table("reporter_handoffs", {
+  tokenHash: text().primaryKey(),
+  submissionId: uuid()
+    .notNull()
+    .references(() => reportSubmissions.id, { onDelete: "cascade" }),
+  organisationId: uuid()
+    .notNull()
+    .references(() => organisations.id, { onDelete: "cascade" }),
+  expiresAt: timestamp({ withTimezone: true }).notNull(),
+});
 
 /**
  * Reporter sessions: a token (hashed) that reaches exactly one submission. Nothing here

@@ -14,6 +14,7 @@ export interface PublicOrganisation {
   generalEnquiryLabel: string;
   portalWelcomeMessageEnabled: boolean;
   portalWelcomeMessageContent: string;
+  showLogoOnReportForms: boolean;
 }
 
 export interface PublicOrganisationPage {
@@ -39,6 +40,7 @@ export async function findActiveOrganisation(db: Database, slug: string): Promis
     generalEnquiryLabel: row.generalEnquiryLabel,
     portalWelcomeMessageEnabled: row.portalWelcomeMessageEnabled,
     portalWelcomeMessageContent: row.portalWelcomeMessageContent,
+    showLogoOnReportForms: row.showLogoOnReportForms,
   };
 }
 

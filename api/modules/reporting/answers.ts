@@ -1,0 +1,33 @@
+import { and, eq, inArray } from "drizzle-orm";
+import * as v from "valibot";
+import type { Database } from "../../../db/client.ts";
+import { reportSubmissionAnswers } from "../../../db/schema/index.ts";
+import type { AnswerMap, FormPage } from "../../shared/form-definition.ts";
+
+export const AnswerInput = v.object({
+  widgetID: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  answer: v.pipe(v.array(v.pipe(v.string(), v.maxLength(20_000))), v.maxLength(100)),
+});
+export const AnswersInput = v.pipe(v.array(AnswerInput), v.maxLength(500));
+export type AnswerInputs = v.InferOutput<typeof AnswersInput>;
+
+export async function storedAnswers(db: Database, submissionId: string): Promise<Record<string, string[]>> {
+  const rows = await db
+    .select({ widgetId: reportSubmissionAnswers.widgetId, answer: reportSubmissionAnswers.answer })
+    .from(reportSubmissionAnswers)
+    .where(eq(reportSubmissionAnswers.submissionId, submissionId));
+  return Object.fromEntries(rows.map((row) => [row.widgetId, row.answer]));
+}
+
+/** Replaces the stored answers of one page's widgets with `kept`. */
+export async function replacePageAnswers(tx: Database, submissionId: string, page: FormPage, kept: AnswerMap): Promise<void> {
+  const widgetIds = page.widgets.map((widget) => widget.id);
+  if (widgetIds.length > 0) {
+    await tx
+      .delete(reportSubmissionAnswers)
+      .where(and(eq(reportSubmissionAnswers.submissionId, submissionId), inArray(reportSubmissionAnswers.widgetId, widgetIds)));
+  }
+  const rows = Object.entries(kept).map(([widgetId, answer]) => ({ submissionId, widgetId, page: page.index, answer: [...answer] }));
+  if (rows.length > 0) await tx.insert(reportSubmissionAnswers).values(rows);
+}
+

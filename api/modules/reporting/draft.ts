@@ -1,0 +1,116 @@
+import { and, eq } from "drizzle-orm";
+import type { Database } from "../../../db/client.ts";
+import { reportSubmissionAttachments, reportSubmissions } from "../../../db/schema/index.ts";
+import type { Ctx, ReporterActor } from "../../context.ts";
+import { UserError } from "../../lib/errors.ts";
+import { isUuid } from "../../lib/ids.ts";
+import { checkPageAnswers, derivePages, visibleWidgetIds, type AnswerMap } from "../../shared/form-definition.ts";
+import { recordActivity } from "../audit/service.ts";
+import { replacePageAnswers, storedAnswers, type AnswerInputs } from "./answers.ts";
+import { buildWidgets, isUnlocked, REPORT_FORM_NOT_FOUND, requirePublishedForm } from "./forms.ts";
+import { bindSessionToSubmission, createReporterSession } from "./sessions.ts";
+import { REPORTER_ABSOLUTE_TIMEOUT_MS, REPORTER_COOKIE } from "./session-policy.ts";
+
+export const CREDENTIALS_PROBLEM = "There was a problem reading your credentials. Please sign in and try again.";
+export const ALREADY_SUBMITTED = "This report has already been submitted.";
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** The reporter's own Draft submission, locked for update; anything else is a credentials problem. */
+export async function lockDraft(tx: Database, actor: ReporterActor) {
+  if (!actor.submissionId) throw new UserError("UNAUTHENTICATED", CREDENTIALS_PROBLEM);
+  const [submission] = await tx
+    .select()
+    .from(reportSubmissions)
+    .where(and(eq(reportSubmissions.id, actor.submissionId), eq(reportSubmissions.organisationId, actor.organisationId)))
+    .for("update");
+  if (!submission) throw new UserError("UNAUTHENTICATED", CREDENTIALS_PROBLEM);
+  return submission;
+}
+
+export function requireReporter(ctx: Ctx): ReporterActor {
+  if (ctx.actor.kind !== "reporter") throw new UserError("UNAUTHENTICATED", CREDENTIALS_PROBLEM);
+  return ctx.actor;
+}
+
+/**
+ * Starts (or resumes) a report: opens a reporter session when there is none, and gives it a Draft
+ * submission of this form. A reload or a second tab resumes the same Draft.
+ */
+export async function startReport(ctx: Ctx, reportFormID: string, answers: AnswerInputs) {
+  const organisation = ctx.host.organisation;
+  if (!organisation || !isUuid(reportFormID)) throw new UserError("NOT_FOUND", REPORT_FORM_NOT_FOUND);
+  const form = await requirePublishedForm(ctx.db, organisation.id, reportFormID);
+  if (!isUnlocked(form, ctx.actor)) throw new UserError("FORBIDDEN", "Form password is incorrect");
+
+  const result = await ctx.db.transaction(async (tx) => {
+    let actor = ctx.actor.kind === "reporter" ? ctx.actor : null;
+    if (actor?.submissionId) {
+      const [current] = await tx.select().from(reportSubmissions).where(eq(reportSubmissions.id, actor.submissionId));
+      if (current && !current.completed && current.formId === form.id) return { submission: current, actor };
+    }
+    if (!actor || actor.submissionId) {
+      // A session already holding a report (or none at all) gets a fresh session for the new report.
+      const opened = await createReporterSession(tx, organisation.id);
+      ctx.cookies.set(REPORTER_COOKIE, opened.token, Math.floor(REPORTER_ABSOLUTE_TIMEOUT_MS / 1000));
+      actor = { kind: "reporter", organisationId: organisation.id, submissionId: null, unlockedFormIds: actor?.unlockedFormIds ?? [], sessionTokenHash: opened.tokenHash };
+    }
+    const [submission] = await tx
+      .insert(reportSubmissions)
+      .values({ organisationId: organisation.id, formId: form.id, buildId: form.deployedBuildId, status: "Draft" })
+      .returning();
+    await bindSessionToSubmission(tx, actor.sessionTokenHash, submission!.id);
+    await recordActivity(tx, actor, { organisationId: organisation.id, objectType: "ReportSubmission", objectId: submission!.id, action: "Start", metadata: { report_form_id: form.id } });
+    return { submission: submission!, actor: { ...actor, submissionId: submission!.id } };
+  });
+  if (answers.length > 0) {
+    const update = await updateReportPage({ ...ctx, actor: result.actor }, 0, answers, null);
+    if (!update.success) return { submissionID: result.submission.id, currentPage: result.submission.currentPage, errors: update.errors };
+  }
+  return { submissionID: result.submission.id, currentPage: result.submission.currentPage, errors: [] as FieldError[] };
+}
+
+/**
+ * Stores one page of the Draft. The server decides what is visible from everything stored so far
+ * plus this page, drops answers to hidden widgets, and refuses unknown widgets, unknown options
+ * and missing required answers.
+ */
+export async function updateReportPage(ctx: Ctx, page: number, answers: AnswerInputs, attachmentIds: string[] | null): Promise<{ success: boolean; errors: FieldError[] }> {
+  const actor = requireReporter(ctx);
+  return ctx.db.transaction(async (tx) => {
+    const submission = await lockDraft(tx, actor);
+    if (submission.completed) throw new UserError("CONFLICT", ALREADY_SUBMITTED);
+    const widgets = await buildWidgets(tx, submission.buildId!);
+    const pages = derivePages(widgets);
+    const target = pages[page];
+    if (!Number.isInteger(page) || !target) return { success: false, errors: [{ field: "page", message: "This page does not exist" }] };
+
+    const onPage = new Set(target.widgets.map((widget) => widget.id));
+    const unknown = answers.filter((answer) => !onPage.has(answer.widgetID));
+    if (unknown.length > 0) return { success: false, errors: unknown.map((answer) => ({ field: answer.widgetID, message: "This question is not on this page of the form" })) };
+
+    const merged: Record<string, readonly string[]> = await storedAnswers(tx, submission.id);
+    for (const id of onPage) delete merged[id];
+    for (const answer of answers) merged[answer.widgetID] = answer.answer;
+    const visible = visibleWidgetIds(widgets, merged as AnswerMap);
+    const { kept, problems } = checkPageAnswers(target.widgets, visible, merged as AnswerMap);
+    if (problems.length > 0) return { success: false, errors: problems.map((problem) => ({ field: problem.widgetId, message: problem.message })) };
+
+    await replacePageAnswers(tx, submission.id, target, kept);
+    if (attachmentIds) await keepOnlyAttachments(tx, submission.id, attachmentIds);
+    await tx.update(reportSubmissions).set({ currentPage: Math.max(submission.currentPage, page) }).where(eq(reportSubmissions.id, submission.id));
+    await recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "ReportSubmission", objectId: submission.id, action: "UpdateDraft", metadata: { page } });
+    return { success: true, errors: [] };
+  });
+}
+
+async function keepOnlyAttachments(tx: Database, submissionId: string, keep: string[]): Promise<void> {
+  const existing = await tx.select({ id: reportSubmissionAttachments.id }).from(reportSubmissionAttachments).where(eq(reportSubmissionAttachments.submissionId, submissionId));
+  const keepSet = new Set(keep);
+  for (const row of existing) {
+    if (!keepSet.has(row.id)) await tx.delete(reportSubmissionAttachments).where(eq(reportSubmissionAttachments.id, row.id));
+  }
+}

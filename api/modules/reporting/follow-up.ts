@@ -1,0 +1,81 @@
+import { and, count, eq } from "drizzle-orm";
+import { reportConversationMessages, reportConversations, reportForms, reportSubmissionAttachments, reportSubmissions } from "../../../db/schema/index.ts";
+import type { Ctx } from "../../context.ts";
+import { TERMINAL_SUBMISSION_STATUSES, type WidgetType } from "../../shared/enums.ts";
+import { derivePages, DISPLAY_WIDGETS } from "../../shared/form-definition.ts";
+import { storedAnswers } from "./answers.ts";
+import { buildWidgets } from "./forms.ts";
+
+export interface ReporterAnswer {
+  widgetID: string;
+  title: string;
+  type: WidgetType;
+  answer: string[];
+}
+
+export interface ReporterSubmissionView {
+  id: string;
+  formID: string;
+  reportID: string | null;
+  completed: boolean;
+  completedAt: Date | null;
+  formName: string;
+  hasChat: boolean;
+  allowChatFileUploads: boolean;
+  conversationClosed: boolean;
+  unreadMessages: number;
+  pages: { name: string; answers: ReporterAnswer[] }[];
+  attachments: { id: string; fileName: string; fileSizeBytes: number; mimeType: string; fileURL: string }[];
+}
+
+export const attachmentUrl = (id: string) => `/api/files/report-attachments/${id}`;
+
+/** The reporter's own submission, for the follow-up area; null without a session that holds one. */
+export async function loadReporterSubmission(ctx: Ctx): Promise<ReporterSubmissionView | null> {
+  if (ctx.actor.kind !== "reporter" || !ctx.actor.submissionId) return null;
+  const [row] = await ctx.db
+    .select({ submission: reportSubmissions, form: reportForms })
+    .from(reportSubmissions)
+    .innerJoin(reportForms, eq(reportForms.id, reportSubmissions.formId))
+    .where(and(eq(reportSubmissions.id, ctx.actor.submissionId), eq(reportSubmissions.organisationId, ctx.actor.organisationId)))
+    .limit(1);
+  if (!row || row.submission.deletedAt) return null;
+  const { submission, form } = row;
+  const widgets = submission.buildId ? await buildWidgets(ctx.db, submission.buildId) : [];
+  const answers = await storedAnswers(ctx.db, submission.id);
+  const pages = derivePages(widgets)
+    .map((page) => ({
+      name: page.name,
+      answers: page.widgets
+        .filter((widget) => !DISPLAY_WIDGETS.has(widget.type) && answers[widget.id])
+        .map((widget) => ({ widgetID: widget.id, title: widget.title, type: widget.type, answer: answers[widget.id]! })),
+    }))
+    .filter((page) => page.answers.length > 0);
+  const attachments = await ctx.db
+    .select()
+    .from(reportSubmissionAttachments)
+    .where(eq(reportSubmissionAttachments.submissionId, submission.id))
+    .orderBy(reportSubmissionAttachments.createdAt);
+  const [conversation] = await ctx.db.select().from(reportConversations).where(eq(reportConversations.submissionId, submission.id)).limit(1);
+  const [unread] = conversation
+    ? await ctx.db
+        .select({ n: count() })
+        .from(reportConversationMessages)
+        .where(and(eq(reportConversationMessages.conversationId, conversation.id), eq(reportConversationMessages.from, "User"), eq(reportConversationMessages.state, "New")))
+    : [{ n: 0 }];
+  const closed = (TERMINAL_SUBMISSION_STATUSES as readonly string[]).includes(submission.status);
+  return {
+    id: submission.id,
+    formID: form.id,
+    reportID: submission.reportId,
+    completed: submission.completed,
+    completedAt: submission.completedAt,
+    formName: form.name,
+    hasChat: form.hasChat,
+    allowChatFileUploads: form.type === "Enquiry" ? false : form.allowChatFileUploads,
+    conversationClosed: closed || Boolean(conversation?.concluded) || submission.archived,
+    unreadMessages: unread?.n ?? 0,
+    pages,
+    attachments: attachments.map((a) => ({ id: a.id, fileName: a.fileName, fileSizeBytes: a.fileSizeBytes, mimeType: a.mimeType, fileURL: attachmentUrl(a.id) })),
+  };
+}

@@ -1,0 +1,97 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Database } from "../../../db/client.ts";
+import { reportForms, reportFormWidgets } from "../../../db/schema/index.ts";
+import type { Actor } from "../../context.ts";
+import { UserError } from "../../lib/errors.ts";
+import { isUuid } from "../../lib/ids.ts";
+import type { FormWidget } from "../../shared/form-definition.ts";
+
+/** The reporter-flow wording (the console says "no longer"); the spec keeps the two apart. */
+export const REPORT_FORM_NOT_FOUND = "Report Form was not found or not longer exists.";
+
+export type PublishedFormRow = typeof reportForms.$inferSelect & { deployedBuildId: string };
+
+/** A form a reporter may fill in: this organisation's, Custom, Active, not archived, published. */
+export async function findPublishedForm(db: Database, organisationId: string, formId: string): Promise<PublishedFormRow | null> {
+  if (!isUuid(formId)) return null;
+  const [form] = await db
+    .select()
+    .from(reportForms)
+    .where(and(eq(reportForms.id, formId), eq(reportForms.organisationId, organisationId), eq(reportForms.archived, false), eq(reportForms.status, "Active")))
+    .limit(1);
+  if (!form || form.type !== "Custom" || !form.deployedBuildId) return null;
+  return form as PublishedFormRow;
+}
+
+export async function requirePublishedForm(db: Database, organisationId: string, formId: string): Promise<PublishedFormRow> {
+  const form = await findPublishedForm(db, organisationId, formId);
+  if (!form) throw new UserError("NOT_FOUND", REPORT_FORM_NOT_FOUND);
+  return form;
+}
+
+export async function buildWidgets(db: Database, buildId: string): Promise<FormWidget[]> {
+  const rows = await db.select().from(reportFormWidgets).where(eq(reportFormWidgets.buildId, buildId)).orderBy(asc(reportFormWidgets.position));
+  return rows.map((row) => ({
+    id: row.id,
+    type: row.type,
+    title: row.title,
+    required: row.required,
+    tooltip: row.tooltip,
+    caption: row.caption,
+    answers: row.answers,
+    pageName: row.pageName,
+    condition: row.condition,
+  }));
+}
+
+export function isUnlocked(form: PublishedFormRow, actor: Actor): boolean {
+  return form.pinHash === null || (actor.kind === "reporter" && actor.unlockedFormIds.includes(form.id));
+}
+
+/** What the reporter's pages receive: settings and, unless the form is still locked, its widgets. */
+export interface ReporterFormView {
+  id: string;
+  reportFormID: string;
+  name: string;
+  secured: boolean;
+  unlocked: boolean;
+  welcomeMessageTitle: string;
+  welcomeMessageContent: string;
+  finishMessageTitle: string;
+  finishMessageContent: string;
+  uploadFilesMessage: string;
+  showImportantInfoMessage: boolean;
+  assignedToSupportMessage: string;
+  allowFileUploads: boolean;
+  allowedFileTypes: string[];
+  hasChat: boolean;
+  allowChatFileUploads: boolean;
+  showLogo: boolean;
+  theme: Record<string, string>;
+  widgets: FormWidget[];
+}
+
+export async function reporterFormView(db: Database, form: PublishedFormRow, actor: Actor): Promise<ReporterFormView> {
+  const unlocked = isUnlocked(form, actor);
+  return {
+    id: form.id,
+    reportFormID: form.id,
+    name: form.name,
+    secured: form.pinHash !== null,
+    unlocked,
+    welcomeMessageTitle: form.welcomeMessageTitle,
+    welcomeMessageContent: form.welcomeMessageContent,
+    finishMessageTitle: form.finishMessageTitle || "Report Submitted",
+    finishMessageContent: form.finishMessageContent,
+    uploadFilesMessage: form.uploadFilesMessage,
+    showImportantInfoMessage: form.showImportantInfoMessage,
+    assignedToSupportMessage: form.assignedToSupportMessage,
+    allowFileUploads: form.allowFileUploads,
+    allowedFileTypes: form.allowedFileTypes,
+    hasChat: form.hasChat,
+    allowChatFileUploads: form.allowChatFileUploads,
+    showLogo: form.showLogo,
+    theme: form.theme,
+    widgets: unlocked ? await buildWidgets(db, form.deployedBuildId) : [],
+  };
+}
