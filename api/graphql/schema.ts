@@ -1,6 +1,7 @@
 import { builder } from "./builder.ts";
 // Each module registers its types and fields on the builder when imported.
 import "../modules/auth/graphql.ts";
+import "../modules/conversations/graphql.ts";
 import "../modules/organisations/graphql.ts";
 import "../modules/reporting/graphql.ts";
 import "../modules/users/graphql.ts";

@@ -7,7 +7,7 @@ import { injectJson } from "./inject.ts";
 import { serveFile, type StaticSite } from "./static-site.ts";
 import type { AppEnv } from "./types.ts";
 
-export const ORGANISATION_NOT_FOUND = "Organisation was not found or is currently suspended.";
+import { ORGANISATION_UNAVAILABLE } from "../shared/messages.ts";
 
 /** The reporter's follow-up area: one shell, its island picks the tab. */
 const FOLLOW_UP_PATHS = /^\/report\/(dashboard|edit|uploads|messages|settings)\/?$/;
@@ -32,7 +32,7 @@ export function pageHandler(site: StaticSite) {
 
     const { host } = c.get("state");
     if (host.kind === "organisation") {
-      if (!host.organisation) return errorPage(site, request, ORGANISATION_NOT_FOUND, 404);
+      if (!host.organisation) return errorPage(site, request, ORGANISATION_UNAVAILABLE, 404);
       if (path === "/" || path === "") {
         const shell = site.lookup("/org");
         if (!shell) return notFoundPage(site, request);

@@ -2,8 +2,8 @@ import { createClient, type Client } from "graphql-ws";
 import type { TestServer } from "./server.ts";
 
 /** A graphql-ws client that sends the given cookie, as a browser on the same origin would. */
-export function wsClient(server: TestServer, cookie: string, options: { keepAlive?: number } = {}): Client {
-  const headers: Record<string, string> = { Host: `localhost:${server.port}` };
+export function wsClient(server: TestServer, cookie: string, options: { keepAlive?: number; host?: string } = {}): Client {
+  const headers: Record<string, string> = { Host: `${options.host ?? "localhost"}:${server.port}` };
   if (cookie) headers.Cookie = cookie;
   class CookieWebSocket extends WebSocket {
     constructor(url: string | URL, protocols?: string | string[]) {

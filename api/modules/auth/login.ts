@@ -7,6 +7,7 @@ import { UserError } from "../../lib/errors.ts";
 import { verifyPassword } from "../../lib/passwords.ts";
 import { recordActivity } from "../audit/service.ts";
 import { loginDelaySeconds } from "./session-policy.ts";
+import { ORGANISATION_UNAVAILABLE } from "../../shared/messages.ts";
 import { createStaffSession, deleteStaffSession } from "./sessions.ts";
 
 const required = v.pipe(v.string("Required"), v.trim(), v.nonEmpty("Required"), v.maxLength(500, "Too long"));
@@ -18,7 +19,6 @@ export const LoginInput = v.object({
 });
 
 export const INVALID_CREDENTIALS = "Invalid email or password.";
-export const ORGANISATION_UNAVAILABLE = "Organisation was not found or is currently suspended.";
 export const ACCOUNT_SUSPENDED = "Your account has been suspended. Contact admin to unsuspend.";
 
 export interface LoginResult {

@@ -11,7 +11,8 @@ import { buildWidgets, isUnlocked, REPORT_FORM_NOT_FOUND, requirePublishedForm }
 import { bindSessionToSubmission, createReporterSession } from "./sessions.ts";
 import { REPORTER_ABSOLUTE_TIMEOUT_MS, REPORTER_COOKIE } from "./session-policy.ts";
 
-export const CREDENTIALS_PROBLEM = "There was a problem reading your credentials. Please sign in and try again.";
+import { CREDENTIALS_PROBLEM } from "../../shared/messages.ts";
+export { CREDENTIALS_PROBLEM };
 export const ALREADY_SUBMITTED = "This report has already been submitted.";
 
 export interface FieldError {

@@ -7,7 +7,8 @@ import { isUuid } from "../../lib/ids.ts";
 import type { FormWidget } from "../../shared/form-definition.ts";
 
 /** The reporter-flow wording (the console says "no longer"); the spec keeps the two apart. */
-export const REPORT_FORM_NOT_FOUND = "Report Form was not found or not longer exists.";
+import { REPORT_FORM_NOT_FOUND_REPORTER as REPORT_FORM_NOT_FOUND } from "../../shared/messages.ts";
+export { REPORT_FORM_NOT_FOUND };
 
 export type PublishedFormRow = typeof reportForms.$inferSelect & { deployedBuildId: string };
 

@@ -118,3 +118,7 @@ export const ReporterSubmissionType = builder.objectRef<ReporterSubmissionView>(
     attachments: t.expose("attachments", { type: [AttachmentType] }),
   }),
 });
+
+export const EnquiryResultType = builder.objectRef<{ reportID: string; pin: string | null }>("EnquiryResult").implement({
+  fields: (t) => ({ reportID: t.exposeString("reportID"), pin: t.exposeString("pin", { nullable: true }) }),
+});

@@ -10,7 +10,8 @@ import { changeReportPassword } from "./login.ts";
 import { createReporterSession, rememberUnlockedForm } from "./sessions.ts";
 import { REPORTER_ABSOLUTE_TIMEOUT_MS, REPORTER_COOKIE } from "./session-policy.ts";
 import { loadReporterSubmission } from "./follow-up.ts";
-import { ReportAnswerInput, ReportCompletionType, ReporterSubmissionType, ReporterFormType, ReportUpdateResultType } from "./graphql-types.ts";
+import { sendEnquiry } from "./enquiry.ts";
+import { EnquiryResultType, ReportAnswerInput, ReportCompletionType, ReporterSubmissionType, ReporterFormType, ReportUpdateResultType } from "./graphql-types.ts";
 
 builder.queryFields((t) => ({
   reporterSubmission: t.field({
@@ -62,6 +63,11 @@ builder.mutationFields((t) => ({
       const answers = parseWith(AnswersInput, args.answers.map((answer) => ({ widgetID: answer.widgetID, answer: answer.answer })));
       return updateReportPage(ctx, args.page, answers, args.attachments ? args.attachments.map(String) : null);
     },
+  }),
+  guestSendEnquiry: t.field({
+    type: EnquiryResultType,
+    args: { organisationID: t.arg.id({ required: true }), message: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => sendEnquiry(ctx, String(args.organisationID), { message: args.message }),
   }),
   userReportSubmissionComplete: t.field({ type: ReportCompletionType, resolve: (_root, _args, ctx) => completeReport(ctx) }),
   userReportSubmissionChangePassword: t.boolean({

@@ -182,7 +182,7 @@ describe("anonymity", () => {
     const { reportID, generatedPassword } = await submitReport(reporter, main.form.id, main.widgets);
     await new ReporterClient(server, "demo.localhost", device).post("/api/auth/report_login", { reportID, password: generatedPassword });
     const tables = await server.db.execute<{ table_name: string }>(sql.raw(`select table_name from information_schema.tables where table_schema = 'public'`));
-    const names = rowsOf(tables).map((row) => row.table_name);
+    const names = rowsOf<{ table_name: string }>(tables).map((row) => row.table_name);
     expect(names).toContain("reporter_sessions");
     for (const name of names) {
       const dump = await server.db.execute(sql.raw(`select coalesce(json_agg(t)::text, '') as dump from "${name}" t`));

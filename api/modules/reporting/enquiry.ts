@@ -1,0 +1,77 @@
+import { and, eq } from "drizzle-orm";
+import * as v from "valibot";
+import type { Database } from "../../../db/client.ts";
+import { organisations, reportConversationMessages, reportConversations, reportFormBuilds, reportForms, reportFormWidgets, reportSubmissionAnswers, reportSubmissions } from "../../../db/schema/index.ts";
+import type { Ctx } from "../../context.ts";
+import { UserError } from "../../lib/errors.ts";
+import { isUuid } from "../../lib/ids.ts";
+import { hashPassword } from "../../lib/passwords.ts";
+import { generateReportId, generateReportPassword } from "../../lib/report-credentials.ts";
+import { parseWith } from "../../lib/validation.ts";
+import { recordActivity } from "../audit/service.ts";
+import { newReportTopic } from "./complete.ts";
+import { ORGANISATION_UNAVAILABLE } from "../../shared/messages.ts";
+
+const MESSAGE_WIDGET_ID = "w_enquiry_message";
+const EnquiryInput = v.object({ message: v.pipe(v.string("Required"), v.trim(), v.nonEmpty("Required"), v.maxLength(10_000, "Messages can be at most 10000 characters")) });
+
+/** Enquiries need no login, so a burst per organisation is capped (per process) to keep floods out. */
+const recent = new Map<string, number[]>();
+const ENQUIRIES_PER_MINUTE = 20;
+
+function throttled(organisationId: string, now: number): boolean {
+  const times = (recent.get(organisationId) ?? []).filter((time) => now - time < 60_000);
+  times.push(now);
+  recent.set(organisationId, times);
+  return times.length > ENQUIRIES_PER_MINUTE;
+}
+
+/** The organisation's Enquiry form, created (with a one-question build) the first time it is needed. */
+async function enquiryForm(tx: Database, organisationId: string): Promise<{ formId: string; buildId: string }> {
+  const [existing] = await tx
+    .select({ id: reportForms.id, buildId: reportForms.deployedBuildId })
+    .from(reportForms)
+    .where(and(eq(reportForms.organisationId, organisationId), eq(reportForms.type, "Enquiry"), eq(reportForms.archived, false)))
+    .limit(1);
+  if (existing?.buildId) return { formId: existing.id, buildId: existing.buildId };
+  const formId = existing?.id ?? (await tx.insert(reportForms).values({ organisationId, name: "General Enquiry", type: "Enquiry", status: "Active", hasChat: true }).returning({ id: reportForms.id }))[0]!.id;
+  const [build] = await tx.insert(reportFormBuilds).values({ formId, revision: 1 }).returning({ id: reportFormBuilds.id });
+  await tx.insert(reportFormWidgets).values([
+    { buildId: build!.id, id: "w_enquiry_section", position: 0, type: "Section", title: "Enquiry", pageName: "Enquiry" },
+    { buildId: build!.id, id: MESSAGE_WIDGET_ID, position: 1, type: "LongText", title: "Message", required: true },
+  ]);
+  await tx.update(reportForms).set({ currentBuildId: build!.id, deployedBuildId: build!.id }).where(eq(reportForms.id, formId));
+  return { formId, buildId: build!.id };
+}
+
+/**
+ * A visitor's question: it becomes an Enquiry report (status New) whose chat starts with the
+ * message, and the visitor gets a report ID and a pin to follow up like any reporter.
+ */
+export async function sendEnquiry(ctx: Ctx, organisationID: string, input: unknown): Promise<{ reportID: string; pin: string }> {
+  const { message } = parseWith(EnquiryInput, input);
+  const organisation = ctx.host.organisation;
+  if (!organisation || !isUuid(organisationID) || organisation.id !== organisationID) throw new UserError("NOT_FOUND", ORGANISATION_UNAVAILABLE);
+  const [settings] = await ctx.db.select({ enabled: organisations.generalEnquiryEnabled }).from(organisations).where(eq(organisations.id, organisation.id));
+  if (!settings?.enabled) throw new UserError("FORBIDDEN", "This organisation does not take enquiries.");
+  if (throttled(organisation.id, Date.now())) throw new UserError("TOO_MANY_REQUESTS", "Too many enquiries right now. Please try again in a minute.", { retryAfterSeconds: 60 });
+
+  const pin = generateReportPassword();
+  const passwordHash = await hashPassword(pin);
+  const now = new Date();
+  const created = await ctx.db.transaction(async (tx) => {
+    const { formId, buildId } = await enquiryForm(tx, organisation.id);
+    const reportId = generateReportId();
+    const [submission] = await tx
+      .insert(reportSubmissions)
+      .values({ organisationId: organisation.id, formId, buildId, reportId, status: "New", completed: true, completedAt: now, passwordHash, createdAt: now, updatedAt: now })
+      .returning({ id: reportSubmissions.id });
+    await tx.insert(reportSubmissionAnswers).values({ submissionId: submission!.id, widgetId: MESSAGE_WIDGET_ID, page: 0, answer: [message] });
+    const [conversation] = await tx.insert(reportConversations).values({ submissionId: submission!.id, organisationId: organisation.id, lastMessageAt: now }).returning({ id: reportConversations.id });
+    await tx.insert(reportConversationMessages).values({ conversationId: conversation!.id, organisationId: organisation.id, type: "Text", message, from: "Guest", createdAt: now });
+    await recordActivity(tx, { kind: "anonymous" }, { organisationId: organisation.id, objectType: "ReportSubmission", objectId: submission!.id, objectCode: reportId, action: "SendEnquiry" });
+    return { reportId, submissionId: submission!.id };
+  });
+  await ctx.services.pubsub.publish(newReportTopic(organisation.id), { submissionId: created.submissionId });
+  return { reportID: created.reportId, pin };
+}

@@ -1,0 +1,5 @@
+/** The spec's user-facing texts that both the server and the pages use, spelt once (typos included). */
+export const ORGANISATION_UNAVAILABLE = "Organisation was not found or is currently suspended.";
+export const REPORT_FORM_NOT_FOUND_REPORTER = "Report Form was not found or not longer exists.";
+export const CREDENTIALS_PROBLEM = "There was a problem reading your credentials. Please sign in and try again.";
+export const ATTACHMENTS_TOO_LARGE = "Files exceeds total allowed attachment size. Please delete or compress files and try again.";
