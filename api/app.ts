@@ -5,6 +5,7 @@ import type { Services } from "./context.ts";
 import { cookieCollector } from "./http/cookies.ts";
 import { requestCtx } from "./http/request-context.ts";
 import { reportRoutes } from "./http/report-routes.ts";
+import { fileRoutes } from "./http/file-routes.ts";
 import { createGraphqlServer, GRAPHQL_PATH } from "./graphql/yoga.ts";
 import { createWebSocketHandler, type SocketData } from "./graphql/websocket.ts";
 import { accessLog } from "./http/access-log.ts";
@@ -37,15 +38,15 @@ export function createApp(services: Services, options: { siteRoot: string }): La
   hono.use("*", securityHeaders({ https: services.config.protocol === "https" }));
   hono.route("/", healthRoutes(services));
   hono.use("*", requestState(services));
-  hono.use(
-    "/api/*",
-    bodyLimit({
-      maxSize: JSON_BODY_LIMIT_BYTES,
-      onError: (c) => c.json({ error: "413 Request Entity Too Large", message: "413 Request Entity Too Large" }, 413),
-    }),
-  );
+  const jsonBodyLimit = bodyLimit({
+    maxSize: JSON_BODY_LIMIT_BYTES,
+    onError: (c) => c.json({ error: "413 Request Entity Too Large", message: "413 Request Entity Too Large" }, 413),
+  });
+  // Uploads under /api/files carry their own, larger limit on their routes (http/file-routes.ts).
+  hono.use("/api/*", (c, next) => (c.req.path.startsWith("/api/files/") ? next() : jsonBodyLimit(c, next)));
   hono.route("/api/auth", authRoutes(services));
   hono.route("/api/auth", reportRoutes(services));
+  hono.route("/api/files", fileRoutes(services));
   hono.on(["GET", "POST"], GRAPHQL_PATH, async (c) => {
     const collector = cookieCollector(secureCookies);
     return collector.apply(await yoga.fetch(c.req.raw, requestCtx(c, collector.cookies)));

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
-import { reportSubmissionAttachments, reportSubmissions } from "../../../db/schema/index.ts";
+import { blobs, reportSubmissionAttachments, reportSubmissions } from "../../../db/schema/index.ts";
+import { logError } from "../../lib/log.ts";
 import type { Ctx, ReporterActor } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
@@ -81,7 +82,8 @@ export async function startReport(ctx: Ctx, reportFormID: string, answers: Answe
  */
 export async function updateReportPage(ctx: Ctx, page: number, answers: AnswerInputs, attachmentIds: string[] | null): Promise<{ success: boolean; errors: FieldError[] }> {
   const actor = requireReporter(ctx);
-  return ctx.db.transaction(async (tx) => {
+  const removedKeys: string[] = [];
+  const result = await ctx.db.transaction(async (tx) => {
     const submission = await lockDraft(tx, actor);
     if (submission.completed) throw new UserError("CONFLICT", ALREADY_SUBMITTED);
     const widgets = await buildWidgets(tx, submission.buildId!);
@@ -101,17 +103,28 @@ export async function updateReportPage(ctx: Ctx, page: number, answers: AnswerIn
     if (problems.length > 0) return { success: false, errors: problems.map((problem) => ({ field: problem.widgetId, message: problem.message })) };
 
     await replacePageAnswers(tx, submission.id, target, kept);
-    if (attachmentIds) await keepOnlyAttachments(tx, submission.id, attachmentIds);
+    if (attachmentIds) removedKeys.push(...(await keepOnlyAttachments(tx, submission.id, attachmentIds)));
     await tx.update(reportSubmissions).set({ currentPage: Math.max(submission.currentPage, page) }).where(eq(reportSubmissions.id, submission.id));
     await recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "ReportSubmission", objectId: submission.id, action: "UpdateDraft", metadata: { page } });
     return { success: true, errors: [] };
   });
+  // Rows first, bytes after commit: an unreachable file is harmless, a row without its file is not.
+  for (const key of removedKeys) await ctx.services.blobs.delete(key).catch((error: unknown) => logError("Could not remove the bytes of a dropped attachment", error));
+  return result;
 }
 
-async function keepOnlyAttachments(tx: Database, submissionId: string, keep: string[]): Promise<void> {
-  const existing = await tx.select({ id: reportSubmissionAttachments.id }).from(reportSubmissionAttachments).where(eq(reportSubmissionAttachments.submissionId, submissionId));
+/** Drops the Draft's attachments that are not in `keep`; returns the storage keys of their bytes. */
+async function keepOnlyAttachments(tx: Database, submissionId: string, keep: string[]): Promise<string[]> {
+  const existing = await tx
+    .select({ id: reportSubmissionAttachments.id, blobId: blobs.id, storageKey: blobs.storageKey })
+    .from(reportSubmissionAttachments)
+    .innerJoin(blobs, eq(blobs.id, reportSubmissionAttachments.blobId))
+    .where(eq(reportSubmissionAttachments.submissionId, submissionId));
   const keepSet = new Set(keep);
-  for (const row of existing) {
-    if (!keepSet.has(row.id)) await tx.delete(reportSubmissionAttachments).where(eq(reportSubmissionAttachments.id, row.id));
+  const dropped = existing.filter((row) => !keepSet.has(row.id));
+  for (const row of dropped) {
+    await tx.delete(reportSubmissionAttachments).where(eq(reportSubmissionAttachments.id, row.id));
+    await tx.delete(blobs).where(eq(blobs.id, row.blobId));
   }
+  return dropped.map((row) => row.storageKey);
 }

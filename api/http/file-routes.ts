@@ -1,0 +1,84 @@
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Services } from "../context.ts";
+import { badInput } from "../lib/errors.ts";
+import { openReportAttachment } from "../modules/files/attachment-access.ts";
+import { addReportAttachment, deleteReportAttachment, type IncomingFile } from "../modules/files/attachments.ts";
+import { attachmentDisposition } from "../modules/files/file-name.ts";
+import { errorResponse } from "./auth-routes.ts";
+import { requestCtx } from "./request-context.ts";
+import type { AppEnv } from "./types.ts";
+
+/**
+ * The request limit for an upload: one attachment of at most 25,000,000 bytes plus the multipart
+ * envelope. A larger file is refused by the handler with its own message; a body past this limit
+ * is cut off here, before it is buffered. (Bun.serve's own ceiling, boot.ts, is above both.)
+ */
+export const UPLOAD_BODY_LIMIT_BYTES = 26 * 1024 * 1024;
+
+/** The spec's wording for a 413, which the reporter's page shows as it is. */
+const TOO_LARGE = "413 Request Entity Too Large";
+
+/** Bytes from the blob store must never be interpreted by the browser on our origin. */
+const DOWNLOAD_CSP = "default-src 'none'; sandbox";
+
+const ONE_FILE = 'Attach exactly one file per request, in the form field "file".';
+
+/** The one file of a multipart body; anything else (no file, several, a text field posing as one) is refused. */
+async function readSingleFile(c: Context<AppEnv>): Promise<IncomingFile> {
+  let form: FormData;
+  try {
+    form = await c.req.raw.formData();
+  } catch {
+    throw badInput(ONE_FILE);
+  }
+  const files = [...form.entries()].filter(([, value]) => typeof value !== "string");
+  const [file] = form.getAll("file");
+  if (files.length !== 1 || !file || typeof file === "string") throw badInput(ONE_FILE);
+  return { name: file.name, size: file.size, bytes: async () => new Uint8Array(await file.arrayBuffer()) };
+}
+
+/** Report attachments (docs/decisions/008-reporter-api.md, Files), mounted at /api/files. */
+export function fileRoutes(_services: Services): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const uploadLimit = bodyLimit({ maxSize: UPLOAD_BODY_LIMIT_BYTES, onError: (c) => c.json({ error: TOO_LARGE, message: TOO_LARGE }, 413) });
+
+  app.post("/report-attachments", uploadLimit, async (c) => {
+    try {
+      // The session and the form are checked before the body is read (addReportAttachment calls the reader last).
+      return c.json(await addReportAttachment(requestCtx(c), () => readSingleFile(c)));
+    } catch (error) {
+      return errorResponse(c, error);
+    }
+  });
+
+  app.delete("/report-attachments/:id", async (c) => {
+    try {
+      await deleteReportAttachment(requestCtx(c), c.req.param("id"));
+      return c.json({ ok: true });
+    } catch (error) {
+      return errorResponse(c, error);
+    }
+  });
+
+  app.get("/report-attachments/:id", async (c) => {
+    try {
+      const file = await openReportAttachment(requestCtx(c), c.req.param("id"));
+      return new Response(file.body, {
+        headers: {
+          "Content-Type": file.mimeType,
+          "Content-Length": String(file.sizeBytes),
+          // Always a download, never inline: an uploaded HTML or SVG must not render on our origin.
+          "Content-Disposition": attachmentDisposition(file.fileName),
+          "X-Content-Type-Options": "nosniff",
+          "Cache-Control": "no-store",
+          "Content-Security-Policy": DOWNLOAD_CSP,
+        },
+      });
+    } catch (error) {
+      return errorResponse(c, error);
+    }
+  });
+
+  return app;
+}

@@ -1,0 +1,86 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { blobs, guestReportInvites, reportSubmissionAttachments, reportSubmissions } from "../../../db/schema/index.ts";
+import type { Ctx, StaffActor } from "../../context.ts";
+import { notFound } from "../../lib/errors.ts";
+import { isUuid } from "../../lib/ids.ts";
+import { logError } from "../../lib/log.ts";
+import { canReachOrganisation } from "../access/policy.ts";
+import { FILE_NOT_FOUND } from "./attachments.ts";
+
+export interface AttachmentDownload {
+  fileName: string;
+  mimeType: string;
+  sizeBytes: number;
+  body: ReadableStream<Uint8Array>;
+}
+
+interface AttachmentOwner {
+  submissionId: string;
+  organisationId: string;
+  deleted: boolean;
+}
+
+/**
+ * Guest members are outsiders invited to single reports, yet their role carries
+ * ReportSubmissionRead for the whole organisation: they reach a report's files only through an
+ * open invite to that report. The rest of the object-level rules (teams, assignment) arrive with
+ * the console; until then organisation reach plus the read permission decides.
+ */
+async function staffMayRead(ctx: Ctx, actor: StaffActor, owner: AttachmentOwner): Promise<boolean> {
+  if (!actor.permissions.has("ReportSubmissionRead") || !canReachOrganisation(actor, owner.organisationId)) return false;
+  if (actor.role !== "GUEST_MEMBER") return true;
+  const [invite] = await ctx.db
+    .select({ id: guestReportInvites.id })
+    .from(guestReportInvites)
+    .where(
+      and(
+        eq(guestReportInvites.submissionId, owner.submissionId),
+        eq(guestReportInvites.userId, actor.userId),
+        eq(guestReportInvites.archived, false),
+        inArray(guestReportInvites.status, ["Opened", "Approved"]),
+      ),
+    )
+    .limit(1);
+  return Boolean(invite);
+}
+
+async function mayRead(ctx: Ctx, owner: AttachmentOwner): Promise<boolean> {
+  const actor = ctx.actor;
+  if (actor.kind === "reporter") return !owner.deleted && actor.submissionId === owner.submissionId && actor.organisationId === owner.organisationId;
+  if (actor.kind === "staff") return staffMayRead(ctx, actor, owner);
+  return false;
+}
+
+/**
+ * An attachment's bytes for the reporter of its submission or staff who may read that report.
+ * Everyone else, and every id that names nothing, gets the same "not found": whether a file
+ * exists is itself not revealed.
+ */
+export async function openReportAttachment(ctx: Ctx, attachmentId: string): Promise<AttachmentDownload> {
+  if (!isUuid(attachmentId) || (ctx.actor.kind !== "reporter" && ctx.actor.kind !== "staff")) throw notFound(FILE_NOT_FOUND);
+  const [row] = await ctx.db
+    .select({
+      submissionId: reportSubmissions.id,
+      organisationId: reportSubmissions.organisationId,
+      deletedAt: reportSubmissions.deletedAt,
+      fileName: reportSubmissionAttachments.fileName,
+      mimeType: blobs.mimeType,
+      sizeBytes: blobs.sizeBytes,
+      storageKey: blobs.storageKey,
+    })
+    .from(reportSubmissionAttachments)
+    .innerJoin(reportSubmissions, eq(reportSubmissions.id, reportSubmissionAttachments.submissionId))
+    .innerJoin(blobs, eq(blobs.id, reportSubmissionAttachments.blobId))
+    .where(eq(reportSubmissionAttachments.id, attachmentId))
+    .limit(1);
+  if (!row || !(await mayRead(ctx, { submissionId: row.submissionId, organisationId: row.organisationId, deleted: row.deletedAt !== null }))) {
+    throw notFound(FILE_NOT_FOUND);
+  }
+  const body = await ctx.services.blobs.stream(row.storageKey);
+  if (!body) {
+    // A row without its bytes is a storage fault worth knowing about; the caller still sees "not found".
+    logError("An attachment's bytes are missing from the blob store", undefined, { attachmentId });
+    throw notFound(FILE_NOT_FOUND);
+  }
+  return { fileName: row.fileName, mimeType: row.mimeType, sizeBytes: row.sizeBytes, body };
+}

@@ -1,0 +1,165 @@
+import { and, count, eq, sum } from "drizzle-orm";
+import type { Database } from "../../../db/client.ts";
+import { blobs, reportForms, reportSubmissionAttachments } from "../../../db/schema/index.ts";
+import type { Ctx, ReporterActor } from "../../context.ts";
+import { newBlobKey } from "../../lib/blob-store.ts";
+import { badInput, notFound, UserError } from "../../lib/errors.ts";
+import { isUuid } from "../../lib/ids.ts";
+import { logError } from "../../lib/log.ts";
+import { sha256Hex } from "../../lib/tokens.ts";
+import { recordActivity } from "../audit/service.ts";
+import { ALREADY_SUBMITTED, CREDENTIALS_PROBLEM, lockDraft, requireReporter } from "../reporting/draft.ts";
+import { UnreadableFileError } from "./bytes.ts";
+import { cleanFileName, extensionOf } from "./file-name.ts";
+import { isKnownExtension, sniffFileType } from "./sniff.ts";
+import { stripMetadata } from "./strip-metadata.ts";
+
+/** Spec §5 and §9: ten files, 25,000,000 bytes each and 25,000,000 bytes together. */
+export const MAX_ATTACHMENTS = 10;
+export const MAX_ATTACHMENT_BYTES = 25_000_000;
+export const MAX_TOTAL_ATTACHMENT_BYTES = 25_000_000;
+
+export const TOO_MANY_FILES = "You can attach at most 10 files.";
+export { ATTACHMENTS_TOO_LARGE as TOTAL_TOO_LARGE } from "../../shared/messages.ts";
+import { ATTACHMENTS_TOO_LARGE as TOTAL_TOO_LARGE } from "../../shared/messages.ts";
+export const FILE_TOO_LARGE = "This file is too large: each file can be at most 25 MB.";
+export const EMPTY_FILE = "This file is empty.";
+export const CONTENT_MISMATCH = "The file's content does not match its type.";
+export const UPLOADS_NOT_ALLOWED = "File uploads are not allowed for this form.";
+export const FILE_NOT_FOUND = "File not found";
+
+/** 413, so the reporter's page handles an oversized file the way it handles an oversized request. */
+class FileTooLargeError extends UserError {
+  constructor() {
+    super("BAD_USER_INPUT", FILE_TOO_LARGE);
+  }
+  override get status(): number {
+    return 413;
+  }
+}
+
+/** The file part of the request, read only once the cheap checks have passed. */
+export interface IncomingFile {
+  name: string;
+  size: number;
+  bytes(): Promise<Uint8Array>;
+}
+
+export interface AttachmentView {
+  id: string;
+  fileName: string;
+  fileSizeBytes: number;
+  mimeType: string;
+}
+
+/** ".PDF", "pdf" and " .pdf " in a form's settings all mean pdf. */
+const normaliseType = (type: string) => type.trim().toLowerCase().replace(/^\./u, "");
+
+/**
+ * The reporter's Draft, locked, with its form and what is already attached. Run at the start (to
+ * refuse early, before the body is read) and again in the storing transaction, where the lock
+ * makes two concurrent uploads take turns so neither can pass the count or the total.
+ */
+async function uploadState(tx: Database, actor: ReporterActor) {
+  const submission = await lockDraft(tx, actor);
+  if (submission.deletedAt) throw new UserError("UNAUTHENTICATED", CREDENTIALS_PROBLEM);
+  if (submission.completed || submission.status !== "Draft") throw new UserError("CONFLICT", ALREADY_SUBMITTED);
+  const [form] = await tx.select().from(reportForms).where(eq(reportForms.id, submission.formId)).limit(1);
+  if (!form?.allowFileUploads || form.type !== "Custom") throw new UserError("FORBIDDEN", UPLOADS_NOT_ALLOWED);
+  const [totals] = await tx
+    .select({ files: count(), bytes: sum(reportSubmissionAttachments.fileSizeBytes).mapWith(Number) })
+    .from(reportSubmissionAttachments)
+    .where(eq(reportSubmissionAttachments.submissionId, submission.id));
+  return { submission, form, files: totals?.files ?? 0, bytes: totals?.bytes ?? 0 };
+}
+
+function checkRoom(state: { files: number; bytes: number }, size: number): void {
+  if (state.files >= MAX_ATTACHMENTS) throw badInput(TOO_MANY_FILES);
+  if (state.bytes + size > MAX_TOTAL_ATTACHMENT_BYTES) throw badInput(TOTAL_TOO_LARGE);
+}
+
+/** Checks, strips and stores one file for the reporter's Draft (docs/decisions/008-reporter-api.md, Files). */
+export async function addReportAttachment(ctx: Ctx, read: () => Promise<IncomingFile>): Promise<AttachmentView> {
+  const actor = requireReporter(ctx);
+  const before = await ctx.db.transaction((tx) => uploadState(tx, actor));
+  if (before.files >= MAX_ATTACHMENTS) throw badInput(TOO_MANY_FILES);
+
+  const file = await read();
+  if (file.size === 0) throw badInput(EMPTY_FILE);
+  if (file.size > MAX_ATTACHMENT_BYTES) throw new FileTooLargeError();
+  checkRoom(before, file.size);
+
+  const fileName = cleanFileName(file.name);
+  const extension = extensionOf(fileName);
+  const allowed = before.form.allowedFileTypes.map(normaliseType).filter(isKnownExtension);
+  if (!allowed.includes(extension)) {
+    const list = allowed.length > 0 ? ` Allowed types: ${allowed.map((type) => `.${type}`).join(", ")}.` : "";
+    throw badInput(`Files of this type cannot be attached.${list}`);
+  }
+  const original = await file.bytes();
+  const type = sniffFileType(original, extension);
+  if (!type) throw badInput(CONTENT_MISMATCH);
+  let stored: Uint8Array;
+  try {
+    stored = stripMetadata(type.kind, original);
+  } catch (error) {
+    if (error instanceof UnreadableFileError) throw badInput(error.message);
+    throw error;
+  }
+  if (stored.length === 0) throw badInput(EMPTY_FILE);
+
+  // The bytes go in first (a blob store cannot join a database transaction); if the rows are not
+  // written, the bytes are removed again, so no file is left without its row (a failed removal is logged).
+  const storageKey = newBlobKey("attachment");
+  await ctx.services.blobs.put(storageKey, stored, type.mimeType);
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const state = await uploadState(tx, actor);
+      // The limits count what was sent, as the reporter's page does; the rows record what was kept.
+      checkRoom(state, file.size);
+      const [blob] = await tx
+        .insert(blobs)
+        .values({ organisationId: actor.organisationId, purpose: "Attachment", storageKey, fileName, mimeType: type.mimeType, sizeBytes: stored.length, sha256: sha256Hex(stored) })
+        .returning({ id: blobs.id });
+      const [attachment] = await tx
+        .insert(reportSubmissionAttachments)
+        .values({ submissionId: state.submission.id, blobId: blob!.id, fileName, fileSizeBytes: stored.length, mimeType: type.mimeType })
+        .returning();
+      // No file name in the audit log: it is the reporter's words and may name them.
+      await recordActivity(tx, actor, {
+        organisationId: actor.organisationId,
+        objectType: "ReportSubmission",
+        objectId: state.submission.id,
+        action: "AddAttachment",
+        metadata: { attachment_id: attachment!.id, mime_type: type.mimeType, size_bytes: stored.length },
+      });
+      return { id: attachment!.id, fileName, fileSizeBytes: stored.length, mimeType: type.mimeType };
+    });
+  } catch (error) {
+    await ctx.services.blobs.delete(storageKey).catch((cleanup: unknown) => logError("Could not remove the bytes of a refused attachment", cleanup));
+    throw error;
+  }
+}
+
+/** Removes one attachment of the reporter's Draft: its rows in one transaction with the audit entry, then its bytes. */
+export async function deleteReportAttachment(ctx: Ctx, attachmentId: string): Promise<void> {
+  const actor = requireReporter(ctx);
+  if (!isUuid(attachmentId)) throw notFound(FILE_NOT_FOUND);
+  const storageKey = await ctx.db.transaction(async (tx) => {
+    const submission = await lockDraft(tx, actor);
+    const [row] = await tx
+      .select({ id: reportSubmissionAttachments.id, blobId: blobs.id, storageKey: blobs.storageKey })
+      .from(reportSubmissionAttachments)
+      .innerJoin(blobs, eq(blobs.id, reportSubmissionAttachments.blobId))
+      .where(and(eq(reportSubmissionAttachments.id, attachmentId), eq(reportSubmissionAttachments.submissionId, submission.id)))
+      .limit(1);
+    if (!row || submission.deletedAt) throw notFound(FILE_NOT_FOUND);
+    if (submission.completed || submission.status !== "Draft") throw new UserError("CONFLICT", ALREADY_SUBMITTED);
+    await tx.delete(reportSubmissionAttachments).where(eq(reportSubmissionAttachments.id, row.id));
+    await tx.delete(blobs).where(eq(blobs.id, row.blobId));
+    await recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "ReportSubmission", objectId: submission.id, action: "DeleteAttachment", metadata: { attachment_id: row.id } });
+    return row.storageKey;
+  });
+  // The rows are gone, so the bytes are unreachable even if this delete fails; it is logged for housekeeping.
+  await ctx.services.blobs.delete(storageKey).catch((error: unknown) => logError("Could not remove the bytes of a deleted attachment", error));
+}
