@@ -12,6 +12,7 @@ export interface PublicOrganisation {
   fontFamily: FontFamily;
   generalEnquiryEnabled: boolean;
   generalEnquiryLabel: string;
+  generalEnquiryWelcomeMessageContent: string;
   portalWelcomeMessageEnabled: boolean;
   portalWelcomeMessageContent: string;
   showLogoOnReportForms: boolean;
@@ -38,6 +39,7 @@ export async function findActiveOrganisation(db: Database, slug: string): Promis
     fontFamily: row.fontFamily,
     generalEnquiryEnabled: row.generalEnquiryEnabled,
     generalEnquiryLabel: row.generalEnquiryLabel,
+    generalEnquiryWelcomeMessageContent: row.generalEnquiryWelcomeMessageContent,
     portalWelcomeMessageEnabled: row.portalWelcomeMessageEnabled,
     portalWelcomeMessageContent: row.portalWelcomeMessageContent,
     showLogoOnReportForms: row.showLogoOnReportForms,

@@ -16,6 +16,8 @@ const organisationSchema = v.object({
   fontFamily: v.fallback(v.picklist(FONT_FAMILIES), 'Helvetica Neue'),
   generalEnquiryEnabled: v.boolean(),
   generalEnquiryLabel: v.string(),
+  // Optional until every server sends it; plain text or HTML from the editor.
+  generalEnquiryWelcomeMessageContent: v.nullish(v.string(), ''),
   portalWelcomeMessageEnabled: v.boolean(),
   portalWelcomeMessageContent: v.string(),
 });

@@ -8,11 +8,13 @@ import {
   sortFormsByName,
   type OrganisationPageData,
 } from './organisation-data';
+import { EnquiryModal } from './enquiry-modal';
 import { OrganisationFormsTable } from './organisation-forms-table';
 import { QuickExit } from './quick-exit';
 import { WelcomeModal } from './welcome-modal';
 
 const NOT_FOUND_MESSAGE = 'Organisation was not found or is currently suspended.';
+const DEFAULT_ENQUIRY_LABEL = 'Ask a Question';
 
 type PageState =
   | { kind: 'loading' }
@@ -70,6 +72,8 @@ export function OrganisationPage() {
 function OrganisationContent({ data }: { data: OrganisationPageData }) {
   const { organisation } = data;
   const logoUrl = sameOriginImageUrl(organisation.logoUrl, window.location.origin);
+  const [enquiryOpen, setEnquiryOpen] = useState(false);
+  const enquiryLabel = organisation.generalEnquiryLabel.trim() || DEFAULT_ENQUIRY_LABEL;
 
   return (
     <>
@@ -87,10 +91,20 @@ function OrganisationContent({ data }: { data: OrganisationPageData }) {
         <a className="button button--secondary" href="/report/login">
           Login to follow up
         </a>
-        {/* The general enquiry button (generalEnquiryLabel, default 'Ask a
-            Question') arrives with the enquiry modal; until then it would be
-            a button that does nothing. */}
+        {organisation.generalEnquiryEnabled && (
+          <button type="button" className="button button--secondary" onClick={() => setEnquiryOpen(true)}>
+            {enquiryLabel}
+          </button>
+        )}
       </div>
+      {enquiryOpen && (
+        <EnquiryModal
+          organisationID={organisation.id}
+          title={enquiryLabel}
+          welcomeMessage={organisation.generalEnquiryWelcomeMessageContent}
+          onClose={() => setEnquiryOpen(false)}
+        />
+      )}
     </>
   );
 }

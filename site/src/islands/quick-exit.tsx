@@ -14,8 +14,18 @@ type QuickExitProps = {
   shortcut?: boolean;
 };
 
+/** The finish page keeps a new report's credentials for this tab only; leaving drops them too. */
+export function clearTabStorage(): void {
+  try {
+    window.sessionStorage.clear();
+  } catch {
+    // Storage may be disabled; there is then nothing to clear.
+  }
+}
+
 export function quickExit(reportFormID?: string): void {
   postJsonKeepalive(REPORT_FINISH_URL, reportFormID ? { reportFormID } : {});
+  clearTabStorage();
   // replace() rather than assign(): the Back button must not bring the page back.
   window.location.replace(EXIT_URL);
 }

@@ -6,7 +6,7 @@ import { QuickExit } from './quick-exit';
 import { TextField } from '../lib/text-field';
 
 const REQUIRED = 'Required';
-const responseSchema = v.object({ organisationSlug: v.string() });
+const responseSchema = v.object({ organisationSlug: v.string(), handoff: v.optional(v.string()) });
 
 type FieldErrors = { reportID?: string; password?: string };
 
@@ -48,7 +48,7 @@ export function ReportLogin() {
       return;
     }
     const parsed = v.safeParse(responseSchema, result.data);
-    const target = parsed.success ? reportDashboardUrl(window.location, parsed.output.organisationSlug) : undefined;
+    const target = parsed.success ? reportDashboardUrl(window.location, parsed.output.organisationSlug, parsed.output.handoff) : undefined;
     if (!target) {
       setError(FALLBACK_ERROR_MESSAGE);
       setSubmitting(false);

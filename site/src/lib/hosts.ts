@@ -34,10 +34,13 @@ export function isValidSlug(slug: string): boolean {
 
 // Where a reporter goes after logging in. On the global login host the
 // follow-up area lives on the organisation's own subdomain; everywhere else
-// we already are on it.
-export function reportDashboardUrl(location: LocationParts, organisationSlug: string): string | undefined {
+// we already are on it. The session cookie is host-only, so the global login
+// hands it over with a one-time token in the fragment: fragments are never
+// sent to a server nor put in a Referer.
+export function reportDashboardUrl(location: LocationParts, organisationSlug: string, handoff?: string): string | undefined {
   if (!isLoginHost(location.hostname)) return '/report/dashboard';
   if (!isValidSlug(organisationSlug)) return undefined;
   const appDomain = location.hostname.slice(LOGIN_PREFIX.length);
-  return `${location.protocol}//${organisationSlug}.${appDomain}${portSuffix(location.port)}/report/dashboard`;
+  const fragment = handoff ? `#handoff=${encodeURIComponent(handoff)}` : '';
+  return `${location.protocol}//${organisationSlug}.${appDomain}${portSuffix(location.port)}/report/dashboard${fragment}`;
 }

@@ -4,6 +4,7 @@
 
 export const ORGANISATION_DATA_ID = 'lantern-organisation';
 export const ERROR_DATA_ID = 'lantern-error';
+export const REPORT_FORM_DATA_ID = 'lantern-report-form';
 
 // Returns undefined outside the browser (build-time render), null when the
 // placeholder was left untouched, and the parsed JSON otherwise.

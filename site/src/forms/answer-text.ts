@@ -1,0 +1,10 @@
+import { displayDate } from '../../../api/shared/form-definition';
+
+const NO_ANSWER = '-';
+
+/** An answer as a person reads it back: dates dd/MM/yyyy, ticked options joined by commas. */
+export function answerText(type: string, answer: readonly string[] | undefined): string {
+  const values = (answer ?? []).filter((value) => value.trim() !== '');
+  if (values.length === 0) return NO_ANSWER;
+  return (type === 'Date' ? values.map(displayDate) : values).join(', ');
+}

@@ -1,0 +1,104 @@
+import * as v from 'valibot';
+import { graphqlRequest } from '../../lib/graphql';
+import { FALLBACK_ERROR_MESSAGE, postJson, postJsonKeepalive } from '../../lib/http';
+import { clearTabStorage } from '../quick-exit';
+
+// The follow-up area's calls (docs/decisions/008-reporter-api.md). Nothing here throws.
+
+/** Spec section 8: on /report paths this message means the session is gone. */
+export const CREDENTIALS_PROBLEM = 'There was a problem reading your credentials. Please sign in and try again.';
+export const LOGIN_PATH = '/report/login';
+
+const text = v.nullish(v.string(), '');
+
+const submissionSchema = v.object({
+  id: v.string(),
+  // Null only for a draft, which is sent back to its form anyway.
+  reportID: text,
+  formID: v.string(),
+  completed: v.boolean(),
+  completedAt: v.nullish(v.string(), null),
+  formName: text,
+  hasChat: v.nullish(v.boolean(), false),
+  allowChatFileUploads: v.nullish(v.boolean(), false),
+  conversationClosed: v.nullish(v.boolean(), false),
+  unreadMessages: v.nullish(v.number(), 0),
+  pages: v.nullish(
+    v.array(v.object({ name: text, answers: v.array(v.object({ widgetID: v.string(), title: text, type: v.string(), answer: v.nullish(v.array(v.string()), []) })) })),
+    [],
+  ),
+  attachments: v.nullish(
+    v.array(v.object({ id: v.string(), fileName: v.string(), fileSizeBytes: v.number(), mimeType: text, fileURL: v.string() })),
+    [],
+  ),
+});
+
+export type ReporterSubmission = v.InferOutput<typeof submissionSchema>;
+export type Failure = { ok: false; message: string };
+
+const SUBMISSION_QUERY = `query ReporterSubmission { reporterSubmission { id reportID formID completed completedAt formName hasChat
+  allowChatFileUploads conversationClosed unreadMessages pages { name answers { widgetID title type answer } }
+  attachments { id fileName fileSizeBytes mimeType fileURL } } }`;
+const UNREAD_QUERY = `query ReporterUnreadMessages { reporterSubmission { unreadMessages } }`;
+const CHANGE_PASSWORD_MUTATION = `mutation UserReportSubmissionChangePassword($oldPassword: String!, $newPassword: String!) {
+  userReportSubmissionChangePassword(oldPassword: $oldPassword, newPassword: $newPassword) }`;
+
+/** Leaves for the login page when the server says the session is gone; answers whether it did. */
+export function leaveIfSignedOut(message: string): boolean {
+  if (message !== CREDENTIALS_PROBLEM) return false;
+  window.location.assign(LOGIN_PATH);
+  return true;
+}
+
+/** The session's submission; null without a session. */
+export async function loadSubmission(): Promise<{ ok: true; submission: ReporterSubmission | null } | Failure> {
+  const result = await graphqlRequest(SUBMISSION_QUERY);
+  if (!result.ok) return result;
+  const raw = (result.data as { reporterSubmission?: unknown }).reporterSubmission;
+  if (raw === null || raw === undefined) return { ok: true, submission: null };
+  const parsed = v.safeParse(submissionSchema, raw);
+  return parsed.success ? { ok: true, submission: parsed.output } : { ok: false, message: FALLBACK_ERROR_MESSAGE };
+}
+
+/** Unread count, or null when the session has ended. */
+export async function loadUnreadCount(): Promise<{ ok: true; unread: number | null } | Failure> {
+  const result = await graphqlRequest(UNREAD_QUERY);
+  if (!result.ok) return result;
+  const raw = (result.data as { reporterSubmission?: { unreadMessages?: unknown } | null }).reporterSubmission;
+  if (!raw) return { ok: true, unread: null };
+  return { ok: true, unread: typeof raw.unreadMessages === 'number' ? raw.unreadMessages : 0 };
+}
+
+export async function changePassword(oldPassword: string, newPassword: string): Promise<{ ok: true; changed: boolean } | Failure> {
+  const result = await graphqlRequest(CHANGE_PASSWORD_MUTATION, { oldPassword, newPassword });
+  if (!result.ok) return result;
+  return { ok: true, changed: (result.data as { userReportSubmissionChangePassword?: unknown }).userReportSubmissionChangePassword === true };
+}
+
+const REPORT_FINISH_URL = '/api/auth/report_finish';
+
+/** The Leave button: end the session, then go to the login page. */
+export async function leave(formID: string): Promise<void> {
+  clearTabStorage();
+  await postJson(REPORT_FINISH_URL, { reportFormID: formID });
+  window.location.assign(LOGIN_PATH);
+}
+
+/** Page unload: the spec logs the reporter out; the request must outlive the page. */
+export function finishOnUnload(formID: string): void {
+  postJsonKeepalive(REPORT_FINISH_URL, { reportFormID: formID });
+}
+
+/** Global login hands the session over in the URL fragment (never sent to a server or a Referer). */
+export async function consumeHandoff(): Promise<void> {
+  const match = /(?:^#|&)handoff=([^&]*)/.exec(window.location.hash);
+  if (!match) return;
+  let handoff: string;
+  try {
+    handoff = decodeURIComponent(match[1] ?? '');
+  } catch {
+    handoff = '';
+  }
+  if (handoff !== '') await postJson('/api/auth/report_handoff', { handoff });
+  window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}`);
+}

@@ -1,0 +1,136 @@
+import { useEffect, useState, type MouseEvent } from 'react';
+import { navigate, useHistoryLocation } from '../../lib/history-router';
+import { QuickExit } from '../quick-exit';
+import { consumeHandoff, finishOnUnload, leave, leaveIfSignedOut, loadSubmission, LOGIN_PATH, type ReporterSubmission } from './area-api';
+import { DashboardTab } from './dashboard-tab';
+import { MessagesTab } from './messages-tab';
+import { SettingsTab } from './settings-tab';
+import { UploadsTab } from './uploads-tab';
+import { useUnreadCount } from './use-unread-count';
+import '../../styles/report-area.css';
+
+const LOADING_MESSAGE = 'Please wait. Anonymising your IP.';
+
+type TabKey = 'dashboard' | 'uploads' | 'messages' | 'settings';
+const TABS: { key: TabKey; label: string }[] = [
+  { key: 'dashboard', label: 'Reports' },
+  { key: 'uploads', label: 'Uploads' },
+  { key: 'messages', label: 'Messages' },
+  { key: 'settings', label: 'Settings' },
+];
+
+function tabOf(location: string): TabKey {
+  const segment = location.split(/[?#]/)[0]!.split('/')[2];
+  return segment === 'uploads' || segment === 'messages' || segment === 'settings' ? segment : 'dashboard';
+}
+
+type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; submission: ReporterSubmission };
+
+/**
+ * The reporter's follow-up area behind one shell: /report/dashboard (alias /report/edit),
+ * /report/uploads, /report/messages and /report/settings, switched with the History API.
+ */
+export function ReportArea() {
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const tab = tabOf(useHistoryLocation());
+
+  useEffect(() => {
+    void (async () => {
+      await consumeHandoff();
+      const result = await loadSubmission();
+      if (!result.ok) {
+        if (!leaveIfSignedOut(result.message)) setState({ kind: 'error', message: result.message });
+        return;
+      }
+      const { submission } = result;
+      if (!submission) return window.location.assign(LOGIN_PATH);
+      // An unfinished report goes back to its form, which picks the draft up again.
+      if (!submission.completed) return window.location.assign(`/report/${encodeURIComponent(submission.formID)}`);
+      setState({ kind: 'ready', submission });
+    })();
+  }, []);
+
+  const formID = state.kind === 'ready' ? state.submission.formID : undefined;
+
+  // The spec logs the reporter out when the page unloads; tabs never unload it.
+  useEffect(() => {
+    if (!formID) return;
+    const onPageHide = () => finishOnUnload(formID);
+    window.addEventListener('pagehide', onPageHide);
+    return () => window.removeEventListener('pagehide', onPageHide);
+  }, [formID]);
+
+  return (
+    <div className="reporter-page">
+      <QuickExit reportFormID={formID} />
+      <main className="container">
+        {state.kind === 'loading' && <p role="status">{LOADING_MESSAGE}</p>}
+        {state.kind === 'error' && (
+          <p className="alert alert--error" role="alert">
+            {state.message}
+          </p>
+        )}
+        {state.kind === 'ready' && <AreaContent submission={state.submission} tab={tab} />}
+      </main>
+    </div>
+  );
+}
+
+function AreaContent({ submission, tab }: { submission: ReporterSubmission; tab: TabKey }) {
+  const { unread, refresh: refreshUnread } = useUnreadCount(submission.unreadMessages, submission.hasChat);
+  const [leaving, setLeaving] = useState(false);
+  const tabs = TABS.filter((entry) => entry.key !== 'messages' || submission.hasChat);
+  const current = tabs.some((entry) => entry.key === tab) ? tab : 'dashboard';
+
+  const open = (event: MouseEvent<HTMLAnchorElement>, key: TabKey) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    navigate(`/report/${key}`);
+  };
+
+  const onLeave = () => {
+    if (leaving) return;
+    setLeaving(true);
+    void leave(submission.formID);
+  };
+
+  const badge = (key: TabKey) => (key === 'uploads' ? submission.attachments.length : key === 'messages' ? unread : 0);
+
+  return (
+    <>
+      <header className="area-header">
+        <h1 className="area-header__title">
+          Report {submission.reportID}
+        </h1>
+        <button type="button" className="button button--secondary" onClick={onLeave} disabled={leaving}>
+          Leave
+        </button>
+      </header>
+      <nav className="area-tabs" aria-label="Report sections">
+        {tabs.map((entry) => (
+          <a
+            key={entry.key}
+            href={`/report/${entry.key}`}
+            className="area-tabs__tab"
+            aria-current={entry.key === current ? 'page' : undefined}
+            onClick={(event) => open(event, entry.key)}
+          >
+            {entry.label}
+            {(entry.key === 'uploads' || entry.key === 'messages') && (
+              <span className="area-tabs__badge">
+                {badge(entry.key)}
+                <span className="visually-hidden">{entry.key === 'messages' ? ' unread' : ' files'}</span>
+              </span>
+            )}
+          </a>
+        ))}
+      </nav>
+      <div className="card">
+        {current === 'dashboard' && <DashboardTab submission={submission} />}
+        {current === 'uploads' && <UploadsTab attachments={submission.attachments} />}
+        {current === 'messages' && <MessagesTab conversationClosed={submission.conversationClosed} allowChatFileUploads={submission.allowChatFileUploads} onRead={refreshUnread} />}
+        {current === 'settings' && <SettingsTab />}
+      </div>
+    </>
+  );
+}

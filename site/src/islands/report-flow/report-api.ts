@@ -1,0 +1,80 @@
+import * as v from 'valibot';
+import type { AnswerMap } from '../../../../api/shared/form-definition';
+import { graphqlRequest } from '../../lib/graphql';
+import { FALLBACK_ERROR_MESSAGE, postJson, postJsonKeepalive } from '../../lib/http';
+import { parseReporterForm, type ReporterForm } from './report-data';
+
+// Every call the report flow makes (docs/decisions/008-reporter-api.md).
+// Results are unions the caller must branch on; nothing here throws.
+
+type Failure = { ok: false; message: string };
+
+const FORM_FIELDS = `id name secured unlocked welcomeMessageTitle welcomeMessageContent finishMessageTitle
+finishMessageContent uploadFilesMessage showImportantInfoMessage assignedToSupportMessage allowFileUploads
+allowedFileTypes hasChat allowChatFileUploads showLogo theme
+widgets { id type title required tooltip caption answers pageName condition { id matchType rules { id conditionWidgetID conditionAnswer } } }`;
+
+const FORM_QUERY = `query ReportSubmissionForm($reportFormID: ID!) { reportSubmissionForm(reportFormID: $reportFormID) { ${FORM_FIELDS} } }`;
+const UNLOCK_MUTATION = `mutation ReportFormUnlock($reportFormID: ID!, $password: String!) { reportFormUnlock(reportFormID: $reportFormID, password: $password) }`;
+const UPDATE_MUTATION = `mutation UserReportSubmissionUpdate($page: Int!, $answers: [ReportAnswerInput!]!, $attachments: [ID!]) {
+  userReportSubmissionUpdate(page: $page, answers: $answers, attachments: $attachments) { success errors { field message } } }`;
+const COMPLETE_MUTATION = `mutation UserReportSubmissionComplete { userReportSubmissionComplete { reportID generatedPassword } }`;
+
+const REPORT_FINISH_URL = '/api/auth/report_finish';
+
+export async function loadReporterForm(reportFormID: string): Promise<{ ok: true; form: ReporterForm } | Failure> {
+  const result = await graphqlRequest(FORM_QUERY, { reportFormID });
+  if (!result.ok) return result;
+  const form = parseReporterForm((result.data as { reportSubmissionForm?: unknown }).reportSubmissionForm);
+  return form ? { ok: true, form } : { ok: false, message: FALLBACK_ERROR_MESSAGE };
+}
+
+/** true when the password opened the form; false when it was wrong. */
+export async function unlockForm(reportFormID: string, password: string): Promise<{ ok: true; unlocked: boolean } | Failure> {
+  const result = await graphqlRequest(UNLOCK_MUTATION, { reportFormID, password });
+  if (!result.ok) return result;
+  return { ok: true, unlocked: (result.data as { reportFormUnlock?: unknown }).reportFormUnlock === true };
+}
+
+export async function startReport(reportFormID: string): Promise<{ ok: true } | Failure> {
+  const result = await postJson('/api/auth/report_start', { reportFormID });
+  return result.ok ? { ok: true } : result;
+}
+
+/** Ends the reporter's session; survives the page going away. */
+export function finishReport(reportFormID: string): void {
+  postJsonKeepalive(REPORT_FINISH_URL, { reportFormID });
+}
+
+const updateSchema = v.object({
+  success: v.boolean(),
+  errors: v.nullish(v.array(v.object({ field: v.string(), message: v.string() })), []),
+});
+
+export type UpdateResult = { ok: true; fieldErrors: Record<string, string>; success: boolean } | Failure;
+
+export async function savePage(page: number, answers: AnswerMap, attachments?: readonly string[]): Promise<UpdateResult> {
+  const variables: Record<string, unknown> = {
+    page,
+    answers: Object.entries(answers).map(([widgetID, answer]) => ({ widgetID, answer })),
+  };
+  if (attachments) variables.attachments = attachments;
+  const result = await graphqlRequest(UPDATE_MUTATION, variables);
+  if (!result.ok) return result;
+  const parsed = v.safeParse(updateSchema, (result.data as { userReportSubmissionUpdate?: unknown }).userReportSubmissionUpdate);
+  if (!parsed.success) return { ok: false, message: FALLBACK_ERROR_MESSAGE };
+  const fieldErrors: Record<string, string> = {};
+  for (const error of parsed.output.errors) fieldErrors[error.field] ??= error.message;
+  return { ok: true, success: parsed.output.success, fieldErrors };
+}
+
+const completionSchema = v.object({ reportID: v.string(), generatedPassword: v.string() });
+export type ReportCredentials = { reportID: string; password: string };
+
+export async function completeReport(): Promise<{ ok: true; credentials: ReportCredentials } | Failure> {
+  const result = await graphqlRequest(COMPLETE_MUTATION);
+  if (!result.ok) return result;
+  const parsed = v.safeParse(completionSchema, (result.data as { userReportSubmissionComplete?: unknown }).userReportSubmissionComplete);
+  if (!parsed.success) return { ok: false, message: FALLBACK_ERROR_MESSAGE };
+  return { ok: true, credentials: { reportID: parsed.output.reportID, password: parsed.output.generatedPassword } };
+}
