@@ -4,6 +4,8 @@
  * stderr and the table to stdout, so `bun run bench > figures.txt` keeps just the table.
  *
  * BENCH_SECONDS   length of each measured wrk run (default 10; each is preceded by a 2 s warm-up)
+ * BENCH_REPORTS   reporter journeys (start, every page, complete) to run on Postgres (default 200)
+ * BENCH_REPORT_CONCURRENCY  how many of those run at once (default 16)
  * BENCH_POSTGRES_URL  where to CREATE/DROP the lantern_bench database (default postgres://postgres@127.0.0.1:5432/test)
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -11,21 +13,24 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { CleanupStack } from "./cleanup.ts";
 import { measurePglite, measurePostgres, measureRaw, rateRow, type BenchContext } from "./scenarios.ts";
+import { jsShippedRows, ensureSiteBuiltQuietly } from "./site-weight.ts";
 import { failedRow, renderTable, type Row } from "./table.ts";
 import { ensureWrk, WARMUP_SECONDS, WRK_CONNECTIONS, WRK_THREADS } from "./wrk.ts";
 
-function benchSeconds(): number {
-  const text = process.env.BENCH_SECONDS ?? "10";
-  const seconds = Number(text);
-  // Bounded on purpose: the bench is meant to finish in minutes.
-  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 300) {
-    console.error(`BENCH_SECONDS must be a whole number of seconds from 1 to 300 (got "${text}")`);
+/** A whole number from the environment; bounded on purpose, since the bench is meant to finish in minutes. */
+function wholeNumberEnv(name: string, fallback: number, max: number, what: string): number {
+  const text = process.env[name] ?? String(fallback);
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    console.error(`${name} must be a whole number of ${what} from 1 to ${max} (got "${text}")`);
     process.exit(78);
   }
-  return seconds;
+  return value;
 }
 
-const seconds = benchSeconds();
+const seconds = wholeNumberEnv("BENCH_SECONDS", 10, 300, "seconds");
+const reports = wholeNumberEnv("BENCH_REPORTS", 200, 10_000, "reports");
+const reportConcurrency = wholeNumberEnv("BENCH_REPORT_CONCURRENCY", 16, 256, "journeys");
 const cleanup = new CleanupStack();
 cleanup.runOnSignals();
 
@@ -52,16 +57,25 @@ try {
     seconds,
     scratchDir,
     cleanup,
+    reports,
+    reportConcurrency,
     progress: (message) => console.error(`bench: ${message}…`),
   };
 
+  // The servers serve site/dist as it is when they start, so it is brought up to date first.
+  ctx.progress("bringing the site build up to date");
+  const siteError = await ensureSiteBuiltQuietly().then(() => null, (error: unknown) => error);
+  if (siteError) console.error("bench: site build failed:", siteError);
+
   // Start-up first, while the machine is quiet; then the baseline right before the runs it is compared with.
   const pglite = await attempt("PGlite start-up", "ms", () => measurePglite(ctx), (r) => [...r.startup, ...r.memory]);
+  const origins = pglite.result?.origins ?? [failedRow("Other-origin requests", "requests", "the PGlite server did not start")];
+  const pageRows = [...jsShippedRows(siteError), ...origins];
   const raw = await attempt("Raw Bun.serve hello", "req/s", () => measureRaw(ctx), (r) => [rateRow("Raw Bun.serve hello (baseline)", r)]);
   const postgres = await attempt("GraphQL on Postgres", "req/s", () => measurePostgres(ctx, raw.result), (r) => r.throughput);
-  // Display order: throughput, then start-up, then both memory figures together.
+  // Display order: throughput, then start-up, then both memory figures together, then what pages ship and ask for.
   const pgMemory = postgres.result?.memory ?? [];
-  rows.push(...raw.rows, ...postgres.rows, ...pglite.rows, ...pgMemory);
+  rows.push(...raw.rows, ...postgres.rows, ...pglite.rows, ...pgMemory, ...pageRows);
 } catch (error) {
   failed = true;
   console.error("bench: could not run:", error);
@@ -72,4 +86,5 @@ try {
 const settings = `wrk -t${WRK_THREADS} -c${WRK_CONNECTIONS} -d${seconds}s --latency (after a ${WARMUP_SECONDS} s warm-up), loopback; Bun ${Bun.version}, ${availableParallelism()} CPUs`;
 console.log(`\nLantern benchmark — ${settings}\n`);
 console.log(renderTable(rows));
-if (failed) process.exitCode = 1;
+// A figure that could not be measured (its row says why) fails the run as a whole scenario would.
+if (failed || rows.some((row) => row.note?.startsWith("not measured"))) process.exitCode = 1;

@@ -1,10 +1,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { CleanupStack } from "./cleanup.ts";
-import { graphql, lanternEnv, login, startLantern, TYPENAME_QUERY, VIEWER_QUERY, GRAPHQL_PATH } from "./lantern.ts";
+import { graphql, lanternEnv, login, startLantern, TYPENAME_QUERY, VIEWER_QUERY, GRAPHQL_PATH, type LanternServer } from "./lantern.ts";
 import { benchDatabaseUrl, dropBenchDatabase, recreateBenchDatabase } from "./postgres.ts";
 import { childEnv, freePort, readRssKib, runCommand, spawnChild, stopChild, waitUntilReady } from "./processes.ts";
 import { formatCount, formatMs, formatRatio, type Row } from "./table.ts";
+import { measureOtherOrigins } from "./origins.ts";
+import { measureReports } from "./reports.ts";
 import { measure, type WrkResult } from "./wrk.ts";
 
 /** Idle time before reading RSS, so start-up garbage has a chance to be collected. */
@@ -18,6 +20,9 @@ export interface BenchContext {
   /** A temp dir removed at the end; scenarios put their data dirs and wrk scripts under it. */
   scratchDir: string;
   cleanup: CleanupStack;
+  /** Reporter journeys to complete on Postgres, and how many run at once. */
+  reports: number;
+  reportConcurrency: number;
   progress(message: string): void;
 }
 
@@ -59,8 +64,11 @@ export async function measureRaw(ctx: BenchContext): Promise<WrkResult> {
   }
 }
 
-/** 5 and 6 on PGlite: start-to-ready on a fresh data dir (migrate + demo seed), then on the same dir again. */
-export async function measurePglite(ctx: BenchContext): Promise<{ startup: Row[]; memory: Row[] }> {
+/**
+ * 5 and 6 on PGlite: start-to-ready on a fresh data dir (migrate + demo seed), then on the same dir
+ * again; while that second server is up (after its idle RSS is read), the requests-to-other-origins count.
+ */
+export async function measurePglite(ctx: BenchContext): Promise<{ startup: Row[]; memory: Row[]; origins: Row[] }> {
   const dataDir = await tempDir(ctx, "pglite-");
   const removeDir = ctx.cleanup.defer("remove PGlite data dir", () => rm(dataDir, { recursive: true, force: true }));
   try {
@@ -68,9 +76,11 @@ export async function measurePglite(ctx: BenchContext): Promise<{ startup: Row[]
     const fresh = await startOnce(ctx, { dataDir }, async () => {});
     ctx.progress("PGlite start-up on the existing data directory");
     let idleRssKib = 0;
-    const existing = await startOnce(ctx, { dataDir }, async (pid) => {
+    let origins: Row[] = [];
+    const existing = await startOnce(ctx, { dataDir }, async (server) => {
       await Bun.sleep(IDLE_MS);
-      idleRssKib = await readRssKib(pid);
+      idleRssKib = await readRssKib(server.child.proc.pid);
+      origins = await measureOtherOrigins(ctx, server.base);
     });
     return {
       startup: [
@@ -78,27 +88,31 @@ export async function measurePglite(ctx: BenchContext): Promise<{ startup: Row[]
         { name: "Start-to-ready, existing PGlite dir", value: formatCount(existing), unit: "ms", note: "same dir, second start" },
       ],
       memory: [rssRow("Idle RSS, PGlite server", idleRssKib, `VmRSS ${IDLE_MS / 1000} s after ready (existing dir)`)],
+      origins,
     };
   } finally {
     await removeDir();
   }
 }
 
-/** Starts Lantern, runs `whileUp` with its pid, stops it; returns start-to-ready in ms. */
-async function startOnce(ctx: BenchContext, options: { dataDir: string }, whileUp: (pid: number) => Promise<void>): Promise<number> {
+/** Starts Lantern, runs `whileUp` with it, stops it; returns start-to-ready in ms. */
+async function startOnce(ctx: BenchContext, options: { dataDir: string }, whileUp: (server: LanternServer) => Promise<void>): Promise<number> {
   let stop: () => Promise<void> = async () => {};
   try {
     const server = await startLantern(options, (child) => {
       stop = ctx.cleanup.defer("stop Lantern (PGlite)", () => stopChild(child));
     });
-    await whileUp(server.child.proc.pid);
+    await whileUp(server);
     return server.readyMs;
   } finally {
     await stop();
   }
 }
 
-/** 2, 3, 4 and 6 on Postgres: a fresh `lantern_bench` database, one super admin, NODE_ENV=production. */
+/**
+ * 2, 3, 4 and 6 on Postgres: a fresh `lantern_bench` database, one super admin and the demo data,
+ * NODE_ENV=production; then report completion, after the wrk runs.
+ */
 export async function measurePostgres(ctx: BenchContext, baseline: WrkResult | null): Promise<{ throughput: Row[]; memory: Row[] }> {
   ctx.progress("Postgres: creating the lantern_bench database and a super admin");
   await recreateBenchDatabase();
@@ -110,6 +124,8 @@ export async function measurePostgres(ctx: BenchContext, baseline: WrkResult | n
     const options = { dataDir, databaseUrl: benchDatabaseUrl(), production: true };
     // The CLI migrates before creating the user, so the server's own start finds the schema in place.
     await runCommand("cli create-superadmin", [process.execPath, "scripts/cli.ts", "create-superadmin", "--email", BENCH_EMAIL, "--password", BENCH_PASSWORD], lanternEnv(options));
+    // The demo organisation and its published form, for the reporter journeys: a failure here costs only their rows.
+    const seedError = await runCommand("cli seed-demo", [process.execPath, "scripts/cli.ts", "seed-demo"], lanternEnv(options)).then(() => null, (error: unknown) => error);
 
     const server = await startLantern(options, (child) => {
       stop = ctx.cleanup.defer("stop Lantern (Postgres)", () => stopChild(child));
@@ -130,6 +146,7 @@ export async function measurePostgres(ctx: BenchContext, baseline: WrkResult | n
     if (viewer?.email !== BENCH_EMAIL) throw new Error("viewer query did not return the signed-in bench user");
     ctx.progress("Postgres: authenticated viewer");
     const viewerResult = await measure(ctx.wrk, { url, method: "POST", headers: { ...headers, Cookie: cookie }, body: JSON.stringify({ query: VIEWER_QUERY }) }, ctx.seconds, ctx.scratchDir);
+    const reportRows = await measureReports(ctx, server.base, seedError);
 
     return {
       throughput: [
@@ -137,6 +154,7 @@ export async function measurePostgres(ctx: BenchContext, baseline: WrkResult | n
         ratioRow("  { __typename } vs raw", typenameResult, baseline),
         rateRow("GraphQL viewer, signed in (Postgres)", viewerResult),
         ratioRow("  viewer vs raw", viewerResult, baseline),
+        ...reportRows,
       ],
       memory: [rssRow("Idle RSS, Postgres server", idleRssKib, `VmRSS ${IDLE_MS / 1000} s after ready, before load`)],
     };

@@ -1,0 +1,134 @@
+/**
+ * Report completion under load: N whole reporter journeys on the demo form, C at a time, each as a
+ * reporter's browser makes it (docs/decisions/008-reporter-api.md): report_start, one
+ * userReportSubmissionUpdate per page with valid answers, then userReportSubmissionComplete.
+ * Completion hashes the generated password with Argon2id, so this figure is mostly CPU for that.
+ */
+import { derivePages, DISPLAY_WIDGETS, pageHasContent, visibleWidgetIds, type FormWidget } from "../../api/shared/form-definition.ts";
+import { demoTarget, findDemoForm, hostFetch, hostGraphql, type HostTarget } from "./demo.ts";
+import type { BenchContext } from "./scenarios.ts";
+import { failedRow, formatMs, type Row } from "./table.ts";
+
+const UPDATE = `mutation ($page: Int!, $answers: [ReportAnswerInput!]!) { userReportSubmissionUpdate(page: $page, answers: $answers) { success errors { field message } } }`;
+const COMPLETE = `mutation { userReportSubmissionComplete { reportID } }`;
+const COOKIE = "lantern_report";
+
+interface PagePlan {
+  page: number;
+  answers: { widgetID: string; answer: string[] }[];
+}
+
+function answerFor(widget: FormWidget): string[] {
+  switch (widget.type) {
+    case "Select":
+    case "Radio":
+    case "Checkbox":
+      return widget.answers.slice(0, 1);
+    case "Date":
+      return ["2026-03-14"];
+    default:
+      return ["bench"];
+  }
+}
+
+/** The pages a reporter fills (those with something visible), each with answers to its visible widgets. */
+export function planPages(widgets: FormWidget[]): PagePlan[] {
+  const all: Record<string, string[]> = {};
+  for (const widget of widgets) if (!DISPLAY_WIDGETS.has(widget.type)) all[widget.id] = answerFor(widget);
+  const visible = visibleWidgetIds(widgets, all);
+  return derivePages(widgets)
+    .filter((page) => pageHasContent(page, visible))
+    .map((page) => ({
+      page: page.index,
+      answers: page.widgets.filter((widget) => visible.has(widget.id) && all[widget.id]?.length).map((widget) => ({ widgetID: widget.id, answer: all[widget.id]! })),
+    }));
+}
+
+/** One reporter, start to finish; returns the whole journey's and the complete call's milliseconds. */
+async function journey(target: HostTarget, formId: string, pages: PagePlan[]): Promise<{ journeyMs: number; completeMs: number }> {
+  const startedAt = performance.now();
+  const started = await hostFetch(target, "/api/auth/report_start", { body: { reportFormID: formId } });
+  const text = await started.text();
+  if (!started.ok) throw new Error(`report_start answered ${started.status}: ${text.slice(0, 120)}`);
+  // Only name=value goes back in a Cookie header.
+  const cookie = started.headers.getSetCookie().map((header) => header.split(";")[0]!).find((pair) => pair.startsWith(`${COOKIE}=`) && pair.length > COOKIE.length + 1);
+  if (!cookie) throw new Error(`report_start set no ${COOKIE} cookie`);
+  for (const { page, answers } of pages) {
+    const { userReportSubmissionUpdate: result } = await hostGraphql<{ userReportSubmissionUpdate: { success: boolean; errors: { field: string; message: string }[] } }>(target, UPDATE, { page, answers }, cookie);
+    if (!result.success) throw new Error(`page ${page} refused: ${result.errors.map((error) => `${error.field}: ${error.message}`).join("; ") || "no reason given"}`);
+  }
+  const completeAt = performance.now();
+  const done = await hostGraphql<{ userReportSubmissionComplete: { reportID: string | null } | null }>(target, COMPLETE, {}, cookie);
+  const finishedAt = performance.now();
+  if (!done.userReportSubmissionComplete?.reportID) throw new Error("userReportSubmissionComplete returned no reportID");
+  return { journeyMs: finishedAt - startedAt, completeMs: finishedAt - completeAt };
+}
+
+/** Nearest-rank percentile of already sorted values. */
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+interface JourneyStats {
+  completed: number;
+  failed: number;
+  firstError: string | null;
+  seconds: number;
+  pages: number;
+  journeyMs: number[];
+  completeMs: number[];
+}
+
+async function runJourneys(target: HostTarget, total: number, concurrency: number): Promise<JourneyStats> {
+  const { formId, widgets } = await findDemoForm(target);
+  const pages = planPages(widgets);
+  // One journey first, outside the figures: a missing or refusing call then fails with its own message.
+  await journey(target, formId, pages);
+  const stats: JourneyStats = { completed: 0, failed: 0, firstError: null, seconds: 0, pages: pages.length, journeyMs: [], completeMs: [] };
+  let next = 0;
+  const startedAt = performance.now();
+  const worker = async () => {
+    while (next < total) {
+      next += 1;
+      try {
+        const result = await journey(target, formId, pages);
+        stats.completed += 1;
+        stats.journeyMs.push(result.journeyMs);
+        stats.completeMs.push(result.completeMs);
+      } catch (error) {
+        stats.failed += 1;
+        stats.firstError ??= error instanceof Error ? error.message : String(error);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
+  stats.seconds = (performance.now() - startedAt) / 1000;
+  return stats;
+}
+
+/** Three rows: completed reports/s, then p99 of the complete call and of a whole journey. */
+export async function measureReports(ctx: BenchContext, base: string, setupError: unknown = null): Promise<Row[]> {
+  const name = "Reports completed (Postgres)";
+  try {
+    if (setupError) throw setupError;
+    ctx.progress(`Postgres: ${ctx.reports} reporter journeys, ${ctx.reportConcurrency} at a time`);
+    const stats = await runJourneys(demoTarget(base), ctx.reports, ctx.reportConcurrency);
+    if (stats.completed === 0) throw new Error(`all ${stats.failed} journeys failed: ${stats.firstError}`);
+    const failures = stats.failed > 0 ? `${stats.failed} failed (first: ${stats.firstError})` : "0 failed";
+    const journeys = stats.journeyMs.sort((a, b) => a - b);
+    const completes = stats.completeMs.sort((a, b) => a - b);
+    return [
+      {
+        name,
+        value: (stats.completed / stats.seconds).toFixed(1),
+        unit: "reports/s",
+        note: `${stats.completed}/${ctx.reports} journeys, ${ctx.reportConcurrency} at a time: start + ${stats.pages} pages + complete; ${failures}`,
+      },
+      { name: "  complete call, p99", value: formatMs(percentile(completes, 99)), unit: "ms", note: `p50 ${formatMs(percentile(completes, 50))} ms; Argon2id hash, 2 at a time` },
+      { name: "  whole journey, p99", value: formatMs(percentile(journeys, 99)), unit: "ms", note: `p50 ${formatMs(percentile(journeys, 50))} ms` },
+    ];
+  } catch (error) {
+    console.error(`bench: ${name} failed:`, error);
+    return [failedRow(name, "reports/s", error)];
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * JavaScript shipped per page: every script a built page loads (its <script src>, modulepreloads
+ * and Astro islands' component and renderer URLs) plus, transitively, what those import
+ * statically, each file counted once and gzipped at level 9. Read from site/dist, no server needed.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { REPO_ROOT } from "./processes.ts";
+import { failedRow, type Row } from "./table.ts";
+
+const DIST = join(REPO_ROOT, "site", "dist");
+const KB = 1000;
+
+/** `bun scripts/site-build.ts` (its ensureSiteBuilt()) in a child, so its output goes to stderr, not the table. */
+export async function ensureSiteBuiltQuietly(): Promise<void> {
+  const child = Bun.spawn({ cmd: [process.execPath, "scripts/site-build.ts"], cwd: REPO_ROOT, stdin: "ignore", stdout: 2, stderr: 2 });
+  const code = await child.exited;
+  if (code !== 0) throw new Error(`the site build failed (scripts/site-build.ts exited with code ${code})`);
+}
+
+function gzipBytes(data: Uint8Array | string): number {
+  return gzipSync(data, { level: 9 }).length;
+}
+
+/** Site-absolute paths of the scripts the page itself names. */
+function entryScripts(html: string): string[] {
+  const paths: string[] = [];
+  for (const match of html.matchAll(/<script\b[^>]*\ssrc="([^"]+)"/gi)) paths.push(match[1]!);
+  for (const match of html.matchAll(/<link\b[^>]*>/gi)) {
+    const href = /\shref="([^"]+)"/i.exec(match[0])?.[1];
+    if (href && /\srel="modulepreload"/i.test(match[0])) paths.push(href);
+  }
+  for (const match of html.matchAll(/\s(?:component|renderer)-url="([^"]+)"/gi)) paths.push(match[1]!);
+  return paths.map((path) => resolvePath(path, "/"));
+}
+
+/** A script URL as a path inside site/dist; another origin is refused, since it is not ours to weigh. */
+function resolvePath(specifier: string, fromPath: string): string {
+  const url = new URL(specifier, `http://site.invalid${fromPath}`);
+  if (url.host !== "site.invalid") throw new Error(`a script comes from another origin: ${specifier}`);
+  return url.pathname;
+}
+
+/** Static imports in minified output: `from"./x.js"` and `import"./x.js"` (not `import("./x.js")`); only paths, so a "from" in a string is not taken. */
+function staticImports(code: string, fromPath: string): string[] {
+  return [...code.matchAll(/(?:\bfrom|\bimport)\s*["'](\.{0,2}\/[^"']+?\.m?js)["']/g)].map((match) => resolvePath(match[1]!, fromPath));
+}
+
+/** Inline executable scripts are shipped too, inside the HTML; weighed apart so the file figure stays comparable. */
+function inlineScriptGzip(html: string): number {
+  let code = "";
+  for (const match of html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/gi)) {
+    const attributes = match[1] ?? "";
+    if (/\ssrc\s*=/i.test(attributes) || /\stype="(?!module"|text\/javascript")[^"]*"/i.test(attributes)) continue;
+    code += match[2] ?? "";
+  }
+  return code ? gzipBytes(code) : 0;
+}
+
+export function weighPage(htmlPath: string): { files: number; gzipBytes: number; rawBytes: number; inlineGzipBytes: number } {
+  const file = join(DIST, htmlPath);
+  if (!existsSync(file)) throw new Error(`site/dist/${htmlPath} is not in the build`);
+  const html = readFileSync(file, "utf8");
+  const seen = new Set<string>();
+  const queue = entryScripts(html);
+  let gzipped = 0;
+  let raw = 0;
+  while (queue.length > 0) {
+    const path = queue.shift()!;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const onDisk = join(DIST, path);
+    if (!existsSync(onDisk)) throw new Error(`${htmlPath} loads ${path}, which is not in site/dist`);
+    const code = readFileSync(onDisk);
+    gzipped += gzipBytes(code);
+    raw += code.length;
+    queue.push(...staticImports(code.toString("utf8"), path));
+  }
+  if (seen.size === 0) throw new Error(`${htmlPath} loads no script files`);
+  return { files: seen.size, gzipBytes: gzipped, rawBytes: raw, inlineGzipBytes: inlineScriptGzip(html) };
+}
+
+function kb(bytes: number): string {
+  return (bytes / KB).toFixed(1);
+}
+
+/** One row per page; `siteError` is why the build could not be brought up to date, if it could not. */
+export function jsShippedRows(siteError: unknown): Row[] {
+  const pages = [
+    { name: "JS shipped, organisation page", html: "org/index.html", budget: "" },
+    { name: "JS shipped, report form page", html: "report/index.html", budget: "; budget 100 KB gzip" },
+  ];
+  return pages.map(({ name, html, budget }) => {
+    try {
+      if (siteError) throw siteError;
+      const weight = weighPage(html);
+      const note = `${weight.files} files, ${kb(weight.rawBytes)} KB raw; +${kb(weight.inlineGzipBytes)} KB gzip inline in the HTML${budget}`;
+      return { name, value: kb(weight.gzipBytes), unit: "KB gzip", note };
+    } catch (error) {
+      console.error(`bench: ${name} failed:`, error);
+      return failedRow(name, "KB gzip", error);
+    }
+  });
+}
