@@ -5,7 +5,7 @@ import type { Services } from "./context.ts";
 import { cookieCollector } from "./http/cookies.ts";
 import { requestCtx } from "./http/request-context.ts";
 import { reportRoutes } from "./http/report-routes.ts";
-import { fileRoutes } from "./http/file-routes.ts";
+import { fileRoutes, graphqlUploadGuard, isMultipartPost } from "./http/file-routes.ts";
 import { createGraphqlServer, GRAPHQL_PATH } from "./graphql/yoga.ts";
 import { createWebSocketHandler, type SocketData } from "./graphql/websocket.ts";
 import { accessLog } from "./http/access-log.ts";
@@ -42,12 +42,21 @@ export function createApp(services: Services, options: { siteRoot: string }): La
     maxSize: JSON_BODY_LIMIT_BYTES,
     onError: (c) => c.json({ error: "413 Request Entity Too Large", message: "413 Request Entity Too Large" }, 413),
   });
-  // Uploads under /api/files carry their own, larger limit on their routes (http/file-routes.ts).
-  hono.use("/api/*", (c, next) => (c.req.path.startsWith("/api/files/") ? next() : jsonBodyLimit(c, next)));
+  const graphqlUpload = graphqlUploadGuard();
+  // Uploads under /api/files carry their own, larger limit on their routes (http/file-routes.ts);
+  // chat images come to GraphQL as multipart requests, with their own 6 MB limit (same file).
+  hono.use("/api/*", (c, next) =>
+    c.req.path.startsWith("/api/files/") ? next() : c.req.path === GRAPHQL_PATH && isMultipartPost(c) ? graphqlUpload(c, next) : jsonBodyLimit(c, next),
+  );
   hono.route("/api/auth", authRoutes(services));
   hono.route("/api/auth", reportRoutes(services));
   hono.route("/api/files", fileRoutes(services));
   hono.on(["GET", "POST"], GRAPHQL_PATH, async (c) => {
+    // Only JSON and multipart uploads (guarded above) reach GraphQL: form-encoded and text bodies are
+    // what a page on another site can make a browser send with our cookies, without a preflight.
+    if (c.req.method === "POST" && !/^(application\/json|multipart\/form-data)\b/i.test(c.req.header("content-type") ?? "")) {
+      return c.json({ errors: [{ message: "GraphQL requests must be sent as JSON." }] }, 415);
+    }
     const collector = cookieCollector(secureCookies);
     return collector.apply(await yoga.fetch(c.req.raw, requestCtx(c, collector.cookies)));
   });

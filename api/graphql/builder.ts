@@ -21,7 +21,11 @@ export const builder = new SchemaBuilder<{
   Context: Ctx;
   AuthScopes: AuthScopes;
   DrizzleRelations: Relations;
-  Scalars: { DateTime: { Input: Date; Output: Date }; JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> } };
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    JSONObject: { Input: Record<string, unknown>; Output: Record<string, unknown> };
+    File: { Input: File; Output: never };
+  };
   DefaultFieldNullability: false;
 }>({
   // Scope-auth must come first so its checks wrap every other plugin's resolvers.
@@ -62,6 +66,22 @@ builder.scalarType("JSONObject", {
   parseValue: (value) => {
     if (!value || typeof value !== "object" || Array.isArray(value)) throw new GraphQLError("Expected an object", { extensions: { code: "BAD_USER_INPUT" } });
     return value as Record<string, unknown>;
+  },
+});
+
+builder.scalarType("File", {
+  description: "An uploaded file, sent with the GraphQL multipart request spec. Input only.",
+  serialize: () => {
+    throw new GraphQLError("File is an input-only scalar");
+  },
+  // Yoga's multipart parser puts the web File where the map points; anything else (a string in JSON
+  // variables, an inline literal) is not an upload.
+  parseValue: (value) => {
+    if (!(value instanceof File)) throw new GraphQLError("Invalid file", { extensions: { code: "BAD_USER_INPUT" } });
+    return value;
+  },
+  parseLiteral: () => {
+    throw new GraphQLError("Invalid file", { extensions: { code: "BAD_USER_INPUT" } });
   },
 });
 

@@ -1,8 +1,9 @@
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Services } from "../context.ts";
 import { badInput } from "../lib/errors.ts";
 import { openReportAttachment } from "../modules/files/attachment-access.ts";
+import { openChatImage } from "../modules/files/chat-image-access.ts";
 import { addReportAttachment, deleteReportAttachment, type IncomingFile } from "../modules/files/attachments.ts";
 import { attachmentDisposition } from "../modules/files/file-name.ts";
 import { errorResponse } from "./auth-routes.ts";
@@ -22,6 +23,32 @@ const TOO_LARGE = "413 Request Entity Too Large";
 /** Bytes from the blob store must never be interpreted by the browser on our origin. */
 const DOWNLOAD_CSP = "default-src 'none'; sandbox";
 
+/**
+ * A chat image is shown inline (as a 200 px preview, and opened on its own). Inline styles are
+ * what SVGs are drawn with; the sandbox (no allow-scripts) means an SVG opened directly runs nothing.
+ */
+const CHAT_IMAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+/** A chat image of at most 5,000,000 bytes, sent to GraphQL as a multipart request, plus the envelope and the operation. */
+export const GRAPHQL_UPLOAD_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
+
+export const isMultipartPost = (c: Context) => c.req.method === "POST" && (c.req.header("content-type") ?? "").toLowerCase().startsWith("multipart/form-data");
+
+/**
+ * For multipart requests to GraphQL (api/app.ts): the 6 MB limit, and no cross-site senders. A
+ * multipart POST needs no CORS preflight, unlike our JSON calls, and organisation subdomains are
+ * the same site, so SameSite cookies alone would not keep another subdomain's page from sending
+ * one; browsers say where a request comes from in Sec-Fetch-Site (clients without it are not browsers).
+ */
+export function graphqlUploadGuard(): MiddlewareHandler<AppEnv> {
+  const limit = bodyLimit({ maxSize: GRAPHQL_UPLOAD_BODY_LIMIT_BYTES, onError: (c) => c.json({ error: TOO_LARGE, message: TOO_LARGE }, 413) });
+  return (c, next) => {
+    const site = c.req.header("sec-fetch-site");
+    if (site && site !== "same-origin") return Promise.resolve(c.json({ error: "Uploads are accepted only from this site's own pages." }, 403));
+    return limit(c, next);
+  };
+}
+
 const ONE_FILE = 'Attach exactly one file per request, in the form field "file".';
 
 /** The one file of a multipart body; anything else (no file, several, a text field posing as one) is refused. */
@@ -38,7 +65,7 @@ async function readSingleFile(c: Context<AppEnv>): Promise<IncomingFile> {
   return { name: file.name, size: file.size, bytes: async () => new Uint8Array(await file.arrayBuffer()) };
 }
 
-/** Report attachments (docs/decisions/008-reporter-api.md, Files), mounted at /api/files. */
+/** Report attachments (docs/decisions/008-reporter-api.md, Files) and chat images, mounted at /api/files. */
 export function fileRoutes(_services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const uploadLimit = bodyLimit({ maxSize: UPLOAD_BODY_LIMIT_BYTES, onError: (c) => c.json({ error: TOO_LARGE, message: TOO_LARGE }, 413) });
@@ -73,6 +100,25 @@ export function fileRoutes(_services: Services): Hono<AppEnv> {
           "X-Content-Type-Options": "nosniff",
           "Cache-Control": "no-store",
           "Content-Security-Policy": DOWNLOAD_CSP,
+        },
+      });
+    } catch (error) {
+      return errorResponse(c, error);
+    }
+  });
+
+  app.get("/chat-images/:messageId", async (c) => {
+    try {
+      const image = await openChatImage(requestCtx(c), c.req.param("messageId"));
+      return new Response(image.body, {
+        headers: {
+          "Content-Type": image.mimeType,
+          "Content-Length": String(image.sizeBytes),
+          // Shown as the chat's preview; the sandboxing CSP below is what makes inline safe for SVG.
+          "Content-Disposition": "inline",
+          "X-Content-Type-Options": "nosniff",
+          "Cache-Control": "no-store",
+          "Content-Security-Policy": CHAT_IMAGE_CSP,
         },
       });
     } catch (error) {

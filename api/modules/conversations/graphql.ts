@@ -1,7 +1,8 @@
 import { builder } from "../../graphql/builder.ts";
 import { MESSAGE_SENDERS, MESSAGE_TYPES } from "../../shared/enums.ts";
 import { conversationFor } from "./access.ts";
-import { listMessages, messageById, messageTopic, readMessages, sendMessage, unreadCount, type MessageView } from "./messages.ts";
+import { listMessages, messageById, messageTopic, readMessages, unreadCount, type MessageView } from "./messages.ts";
+import { sendMessage } from "./send.ts";
 
 const MessageTypeEnum = builder.enumType("MessageType", { values: MESSAGE_TYPES });
 const MessageSenderEnum = builder.enumType("MessageSender", { values: MESSAGE_SENDERS });
@@ -35,7 +36,11 @@ const MessageEventType = builder.objectRef<{ action: string; message: MessageVie
 });
 
 const SendMessageInput = builder.inputType("ReportConversationMessageInput", {
-  fields: (t) => ({ type: t.field({ type: MessageTypeEnum, required: true }), message: t.string({ required: true }) }),
+  fields: (t) => ({
+    type: t.field({ type: MessageTypeEnum, required: true }),
+    message: t.string({ required: false, description: "The text of a Text message; an optional caption of an Image." }),
+    imageFile: t.field({ type: "File", required: false, description: "The picture of an Image message, sent as a GraphQL multipart request." }),
+  }),
 });
 
 builder.queryFields((t) => ({

@@ -1,16 +1,14 @@
 import { and, count, desc, eq, inArray, lt, ne, or } from "drizzle-orm";
-import * as v from "valibot";
-import { reportConversationMessages, reportConversations, reportSubmissions, users } from "../../../db/schema/index.ts";
+import { reportConversationMessages, users } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
-import { parseWith } from "../../lib/validation.ts";
-import { TERMINAL_SUBMISSION_STATUSES } from "../../shared/enums.ts";
-import { recordActivity } from "../audit/service.ts";
 import { conversationFor } from "./access.ts";
 
 export const CHAT_PAGE_SIZE = 10;
 export const CONVERSATION_CLOSED = "This conversation is closed";
+
+export const chatImageUrl = (messageId: string) => `/api/files/chat-images/${messageId}`;
 
 export const messageTopic = (submissionId: string) => `conversation.message.${submissionId}`;
 
@@ -26,7 +24,7 @@ export interface MessageView {
   readAt: Date | null;
 }
 
-async function viewsOf(ctx: Ctx, rows: (typeof reportConversationMessages.$inferSelect)[]): Promise<MessageView[]> {
+export async function viewsOf(ctx: Ctx, rows: (typeof reportConversationMessages.$inferSelect)[]): Promise<MessageView[]> {
   const userIds = [...new Set(rows.map((row) => row.fromUserId).filter((id): id is string => id !== null))];
   const people = userIds.length ? await ctx.db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(inArray(users.id, userIds)) : [];
   const byId = new Map(people.map((person) => [person.id, person]));
@@ -40,7 +38,7 @@ async function viewsOf(ctx: Ctx, rows: (typeof reportConversationMessages.$infer
       message: row.message,
       from: row.from,
       fromUser,
-      imageURL: row.imageBlobId ? `/api/files/chat-images/${row.id}` : null,
+      imageURL: row.imageBlobId ? chatImageUrl(row.id) : null,
       createdAt: row.createdAt,
       read: row.state === "Seen",
       readAt: row.readAt,
@@ -67,37 +65,6 @@ export async function listMessages(ctx: Ctx, args: { reportSubmissionID?: string
     .limit(limit + 1);
   const hasMore = rows.length > limit;
   return { messages: await viewsOf(ctx, rows.slice(0, limit).reverse()), hasMore };
-}
-
-export const SendInput = v.object({
-  type: v.picklist(["Text"], "Only text messages can be sent here"),
-  message: v.pipe(v.string(), v.trim(), v.nonEmpty("Required"), v.maxLength(10_000, "Messages can be at most 10000 characters")),
-});
-
-/**
- * Sends a chat message. A reporter cannot write into a closed report; staff writing into a
- * concluded conversation reopen the report first (spec), which the console's report policy governs.
- */
-export async function sendMessage(ctx: Ctx, reportSubmissionID: string | null | undefined, input: unknown): Promise<MessageView> {
-  const parsed = parseWith(SendInput, input);
-  const row = await ctx.db.transaction(async (tx) => {
-    const access = await conversationFor(ctx, tx, reportSubmissionID, "ReportConversationCreate");
-    await tx.select({ id: reportSubmissions.id }).from(reportSubmissions).where(eq(reportSubmissions.id, access.submission.id)).for("update");
-    const closed = (TERMINAL_SUBMISSION_STATUSES as readonly string[]).includes(access.submission.status) || access.conversation.concluded || access.submission.archived;
-    if (access.side === "Guest" && closed) throw new UserError("CONFLICT", CONVERSATION_CLOSED);
-    if (access.side === "User" && closed) throw new UserError("CONFLICT", "Re-open the report before replying.");
-    const now = new Date();
-    const [message] = await tx
-      .insert(reportConversationMessages)
-      .values({ conversationId: access.conversation.id, organisationId: access.submission.organisationId, type: "Text", message: parsed.message, from: access.side, fromUserId: access.userId, createdAt: now })
-      .returning();
-    await tx.update(reportConversations).set({ lastMessageAt: now }).where(eq(reportConversations.id, access.conversation.id));
-    await tx.update(reportSubmissions).set({ updatedAt: now }).where(eq(reportSubmissions.id, access.submission.id));
-    await recordActivity(tx, access.userId ? { userId: access.userId } : { kind: "anonymous" }, { organisationId: access.submission.organisationId, objectType: "ReportSubmission", objectId: access.submission.id, objectCode: access.submission.reportId, action: "SendMessage" });
-    return { message: message!, submissionId: access.submission.id };
-  });
-  await ctx.services.pubsub.publish(messageTopic(row.submissionId), { action: "new", messageId: row.message.id });
-  return (await viewsOf(ctx, [row.message]))[0]!;
 }
 
 /** Marks the other side's messages as seen; returns how many changed. */

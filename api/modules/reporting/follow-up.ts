@@ -1,8 +1,9 @@
 import { and, count, eq } from "drizzle-orm";
-import { reportConversationMessages, reportConversations, reportForms, reportSubmissionAttachments, reportSubmissions } from "../../../db/schema/index.ts";
+import { organisations, reportConversationMessages, reportConversations, reportForms, reportSubmissionAttachments, reportSubmissions } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
 import { TERMINAL_SUBMISSION_STATUSES, type WidgetType } from "../../shared/enums.ts";
 import { derivePages, DISPLAY_WIDGETS } from "../../shared/form-definition.ts";
+import { chatUploadsAllowed } from "../conversations/upload-policy.ts";
 import { storedAnswers } from "./answers.ts";
 import { buildWidgets } from "./forms.ts";
 
@@ -34,9 +35,10 @@ export const attachmentUrl = (id: string) => `/api/files/report-attachments/${id
 export async function loadReporterSubmission(ctx: Ctx): Promise<ReporterSubmissionView | null> {
   if (ctx.actor.kind !== "reporter" || !ctx.actor.submissionId) return null;
   const [row] = await ctx.db
-    .select({ submission: reportSubmissions, form: reportForms })
+    .select({ submission: reportSubmissions, form: reportForms, enquiryUploads: organisations.allowGeneralEnquiryChatFileUploads })
     .from(reportSubmissions)
     .innerJoin(reportForms, eq(reportForms.id, reportSubmissions.formId))
+    .innerJoin(organisations, eq(organisations.id, reportSubmissions.organisationId))
     .where(and(eq(reportSubmissions.id, ctx.actor.submissionId), eq(reportSubmissions.organisationId, ctx.actor.organisationId)))
     .limit(1);
   if (!row || row.submission.deletedAt) return null;
@@ -72,7 +74,7 @@ export async function loadReporterSubmission(ctx: Ctx): Promise<ReporterSubmissi
     completedAt: submission.completedAt,
     formName: form.name,
     hasChat: form.hasChat,
-    allowChatFileUploads: form.type === "Enquiry" ? false : form.allowChatFileUploads,
+    allowChatFileUploads: chatUploadsAllowed(form, { allowGeneralEnquiryChatFileUploads: row.enquiryUploads }),
     conversationClosed: closed || Boolean(conversation?.concluded) || submission.archived,
     unreadMessages: unread?.n ?? 0,
     pages,

@@ -30,7 +30,13 @@ export function ReportLogin() {
   // button stays disabled: a native submission would put the password in
   // the address bar (GET) or send it to the static page (POST).
   const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    // Whatever was typed before React took over stays: hydration must not wipe it.
+    const typed = (id: string) => (document.getElementById(id) as HTMLInputElement | null)?.value ?? '';
+    if (typed('reportID')) setReportID(typed('reportID'));
+    if (typed('password')) setPassword(typed('password'));
+    setHydrated(true);
+  }, []);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -110,3 +110,12 @@ describe("subscriptions over graphql-ws on the same path", () => {
   }, 20_000);
 });
 
+
+describe("cross-site request forgery", () => {
+  test("form-encoded and plain-text posts, which need no preflight, never reach GraphQL", async () => {
+    for (const type of ["application/x-www-form-urlencoded", "text/plain"]) {
+      const response = await member.fetch("/api/gql/query", { method: "POST", headers: { "Content-Type": type }, body: "query=%7B%20viewer%20%7B%20id%20%7D%20%7D" });
+      expect(response.status).toBe(415);
+    }
+  });
+});

@@ -28,9 +28,8 @@ const MESSAGES_QUERY = `query ReportConversationMessages($last: Int, $before: ID
 const READ_MUTATION = `mutation ReportConversationReadMessages($messageIDs: [ID!]!) { reportConversationReadMessages(messageIDs: $messageIDs) }`;
 const SEND_TEXT_MUTATION = `mutation ReportConversationSendMessage($message: String!) {
   reportConversationSendMessage(input: { type: Text, message: $message }) { ${MESSAGE_FIELDS} } }`;
-// The spec sends chat images as `imageFile` in the message input, over the GraphQL multipart
-// request spec. The server's ReportConversationMessageInput has no such field yet, so until
-// it does this call is refused and the reporter sees the server's message.
+// Chat images travel as `imageFile` in the message input, over the GraphQL multipart request
+// spec; the server checks the type and size again and strips the image's metadata.
 const SEND_IMAGE_MUTATION = `mutation ReportConversationSendImage($imageFile: File!) {
   reportConversationSendMessage(input: { type: Image, message: "", imageFile: $imageFile }) { ${MESSAGE_FIELDS} } }`;
 
