@@ -4,6 +4,7 @@ import { reportSubmissions } from "../../db/schema/index.ts";
 import { loadOrganisationPage, type PublicOrganisation } from "../modules/organisations/public.ts";
 import { findPublishedForm, REPORT_FORM_NOT_FOUND, reporterFormView } from "../modules/reporting/forms.ts";
 import { injectJson } from "./inject.ts";
+import { injectOrganisationHtml } from "./organisation-html.ts";
 import { serveFile, type StaticSite } from "./static-site.ts";
 import type { AppEnv } from "./types.ts";
 
@@ -37,7 +38,7 @@ export function pageHandler(site: StaticSite) {
         const shell = site.lookup("/org");
         if (!shell) return notFoundPage(site, request);
         const data = await loadOrganisationPage(c.get("services").database.db, host.organisation);
-        const html = injectJson(new TextDecoder().decode(shell.body), "lantern-organisation", data);
+        const html = injectOrganisationHtml(injectJson(new TextDecoder().decode(shell.body), "lantern-organisation", data), data);
         return serveFile(shell, request, { body: new TextEncoder().encode(html) });
       }
       if (path === "/report/login") return servePage(site, request, "/report-login");

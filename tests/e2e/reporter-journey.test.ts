@@ -234,3 +234,16 @@ describe("a reporter in Chromium", () => {
     await page.close();
   }, 60_000);
 });
+
+describe("without scripts", () => {
+  test("the organisation page shows its forms and the follow-up login", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${origin}/`);
+    await page.getByRole("heading", { name: "Demo Organisation" }).waitFor();
+    expect(await page.getByRole("row", { name: /Workplace Misconduct Report/ }).getByRole("link", { name: /Make Report/ }).getAttribute("href")).toBe(`/report/${main.form.id}`);
+    await page.getByRole("link", { name: "Login to follow up" }).waitFor();
+    await screenshot(page, "reporter-organisation-page-without-scripts");
+    await context.close();
+  });
+});

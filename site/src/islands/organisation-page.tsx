@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { FALLBACK_ERROR_MESSAGE } from '../lib/http';
 import { ORGANISATION_DATA_ID, readPageData } from '../lib/page-data';
 import {
@@ -15,6 +15,7 @@ import { WelcomeModal } from './welcome-modal';
 
 const NOT_FOUND_MESSAGE = 'Organisation was not found or is currently suspended.';
 const DEFAULT_ENQUIRY_LABEL = 'Ask a Question';
+const STATIC_CONTENT_ID = 'lantern-organisation-static';
 
 type PageState =
   | { kind: 'loading' }
@@ -34,12 +35,18 @@ function hasWelcomeMessage(data: OrganisationPageData): boolean {
   return portalWelcomeMessageEnabled && portalWelcomeMessageContent.trim() !== '';
 }
 
-// The build renders the loading state (the data only exists in the served
-// page), and the browser switches to the injected data after hydration, so
-// Quick Exit is on screen before anything else.
+// The build renders only Quick Exit (the data exists only in the served page, where the
+// server also writes a static copy of the content below the island); after hydration the
+// island reads the injected data and takes over.
 export function OrganisationPage() {
   const [state, setState] = useState<PageState>({ kind: 'loading' });
   const [welcomeOpen, setWelcomeOpen] = useState(false);
+
+  // The server-written copy of the page stays until this island shows the same, then goes
+  // before the browser paints, so the content never appears twice.
+  useLayoutEffect(() => {
+    if (state.kind !== 'loading') document.getElementById(STATIC_CONTENT_ID)?.remove();
+  }, [state.kind]);
 
   useEffect(() => {
     const next = readState();
@@ -54,7 +61,6 @@ export function OrganisationPage() {
     <div className="reporter-page" data-font={state.kind === 'ready' ? fontDataValue(state.data.organisation.fontFamily) : undefined}>
       <QuickExit />
       <main className="container">
-        {state.kind === 'loading' && <p role="status">Loading…</p>}
         {state.kind === 'error' && (
           <p className="alert alert--error" role="alert">
             {state.message}

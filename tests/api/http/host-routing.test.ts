@@ -34,9 +34,13 @@ describe("pages by host", () => {
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toContain(organisation.id);
-    // Organisation text is data, never markup: '<' is escaped inside the JSON block.
+    // Organisation text is data, never markup: escaped inside the JSON block and in the HTML.
     expect(html).toContain("Acme \\u003cSafety> & Co");
     expect(html).not.toContain("Acme <Safety>");
+    // The content itself is in the HTML before any script runs.
+    const withoutScripts = html.replace(/<script[\s\S]*?<\/script>/g, "");
+    expect(withoutScripts).toContain("<h1>Acme &#60;Safety&#62; &#38; Co</h1>");
+    expect(withoutScripts).toContain("Login to follow up");
     expect(response.headers.get("Cache-Control")).toBe("no-store");
   });
 
