@@ -4,6 +4,7 @@ import type { Services } from "../context.ts";
 import { badInput } from "../lib/errors.ts";
 import { openReportAttachment } from "../modules/files/attachment-access.ts";
 import { openChatImage } from "../modules/files/chat-image-access.ts";
+import { openOrganisationLogo } from "../modules/files/logo-access.ts";
 import { addReportAttachment, deleteReportAttachment, type IncomingFile } from "../modules/files/attachments.ts";
 import { attachmentDisposition } from "../modules/files/file-name.ts";
 import { errorResponse } from "./auth-routes.ts";
@@ -100,6 +101,25 @@ export function fileRoutes(_services: Services): Hono<AppEnv> {
           "X-Content-Type-Options": "nosniff",
           "Cache-Control": "no-store",
           "Content-Security-Policy": DOWNLOAD_CSP,
+        },
+      });
+    } catch (error) {
+      return errorResponse(c, error);
+    }
+  });
+
+  app.get("/organisation-logo/:organisationId", async (c) => {
+    try {
+      const image = await openOrganisationLogo(requestCtx(c), c.req.param("organisationId"));
+      return new Response(image.body, {
+        headers: {
+          "Content-Type": image.mimeType,
+          "Content-Length": String(image.sizeBytes),
+          "X-Content-Type-Options": "nosniff",
+          // Public, but a changed logo must show at once: revalidate rather than keep.
+          "Cache-Control": "no-cache",
+          "Content-Security-Policy": CHAT_IMAGE_CSP,
+          "Cross-Origin-Resource-Policy": "same-site",
         },
       });
     } catch (error) {
