@@ -4,6 +4,9 @@ import "../modules/auth/graphql.ts";
 import "../modules/conversations/graphql.ts";
 import "../modules/organisations/graphql.ts";
 import "../modules/reporting/graphql.ts";
+import "../modules/reports/graphql-queries.ts";
+import "../modules/reports/graphql-life.ts";
+import "../modules/reports/graphql-team.ts";
 import "../modules/users/graphql.ts";
 
 export const schema = builder.toSchema();

@@ -1,0 +1,2 @@
+// Report list, detail and stats queries are registered here.
+export {};
