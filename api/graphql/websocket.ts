@@ -3,6 +3,7 @@ import { makeServer } from "graphql-ws";
 import type { ExecutionArgs } from "graphql";
 import type { Ctx } from "../context.ts";
 import { resolveStaffSessionByHash } from "../modules/auth/sessions.ts";
+import { reporterSessionAlive } from "../modules/reporting/sessions.ts";
 import type { GraphqlServer } from "./yoga.ts";
 
 /** The spec's keep-alive: the server pings every 10 seconds; a client that stops answering is dropped. */
@@ -73,15 +74,18 @@ export function createWebSocketHandler(yoga: GraphqlServer): WebSocketHandler<So
   };
 }
 
-/** Pings, and ends the socket once the staff session behind it has expired or been signed out. */
+/** Pings, and ends the socket once the session behind it (staff or reporter) has expired or ended. */
 async function keepAlive(socket: ServerWebSocket<SocketData>): Promise<void> {
   const { actor, db } = socket.data.ctx;
-  if (actor.kind === "staff") {
-    const alive = await resolveStaffSessionByHash(db, actor.sessionTokenHash).catch(() => null);
-    if (!alive) {
-      socket.close(4401, "Unauthorized");
-      return;
-    }
+  const alive =
+    actor.kind === "staff"
+      ? Boolean(await resolveStaffSessionByHash(db, actor.sessionTokenHash).catch(() => null))
+      : actor.kind === "reporter"
+        ? await reporterSessionAlive(db, actor.sessionTokenHash).catch(() => false)
+        : true;
+  if (!alive) {
+    socket.close(4401, "Unauthorized");
+    return;
   }
   socket.send(PING);
 }

@@ -66,3 +66,9 @@ export async function rememberUnlockedForm(db: Database, tokenHash: string, form
     .set({ unlockedFormIds: sql`array_append(array_remove(${reporterSessions.unlockedFormIds}, ${formId}::uuid), ${formId}::uuid)` })
     .where(and(eq(reporterSessions.tokenHash, tokenHash)));
 }
+
+/** True while a reporter session exists and has not expired (checked by open WebSockets at each keep-alive). */
+export async function reporterSessionAlive(db: Database, tokenHash: string, now = new Date()): Promise<boolean> {
+  const [row] = await db.select({ expiresAt: reporterSessions.expiresAt, lastSeenAt: reporterSessions.lastSeenAt }).from(reporterSessions).where(eq(reporterSessions.tokenHash, tokenHash)).limit(1);
+  return Boolean(row && row.expiresAt > now && now.getTime() - row.lastSeenAt.getTime() <= REPORTER_IDLE_TIMEOUT_MS);
+}

@@ -110,3 +110,18 @@ describe("enquiries", () => {
     expect((await northwind.gql(ENQUIRY, { org: await orgId("northwind"), message: "Hello" })).errors?.[0]?.message).toBe("This organisation does not take enquiries.");
   });
 });
+
+describe("a reporter's socket", () => {
+  test("is closed at the next keep-alive once the reporter has left", async () => {
+    const { form, widgets } = await demoForm(server, "demo", "Workplace Misconduct Report");
+    const credentials = await submitReport(new ReporterClient(server, "demo.localhost"), form.id, widgets);
+    const leaving = new ReporterClient(server, "demo.localhost");
+    await leaving.post("/api/auth/report_login", { reportID: credentials.reportID, password: credentials.generatedPassword });
+    const socket = new WebSocket(`ws://127.0.0.1:${server.port}/api/gql/query`, { protocols: ["graphql-transport-ws"], headers: { Cookie: leaving.cookie, Host: `demo.localhost:${server.port}` } } as unknown as string[]);
+    const closed = new Promise<number>((resolve) => (socket.onclose = (event) => resolve(event.code)));
+    await new Promise((resolve) => (socket.onopen = resolve));
+    socket.send(JSON.stringify({ type: "connection_init" }));
+    await leaving.post("/api/auth/report_finish", { reportFormID: form.id });
+    expect(await closed).toBe(4401);
+  }, 20_000);
+});

@@ -1,12 +1,15 @@
 import * as v from 'valibot';
 import { graphqlRequest } from '../../lib/graphql';
 import { FALLBACK_ERROR_MESSAGE, postJson, postJsonKeepalive } from '../../lib/http';
+import { disposeLive } from '../../lib/live';
 import { clearTabStorage } from '../quick-exit';
 
 // The follow-up area's calls (docs/decisions/008-reporter-api.md). Nothing here throws.
 
 /** Spec section 8: on /report paths this message means the session is gone. */
 export const CREDENTIALS_PROBLEM = 'There was a problem reading your credentials. Please sign in and try again.';
+/** What the chat answers a caller with no session at all (a socket reopened after the session ended). */
+const LOGIN_REQUIRED = 'You must login to view this page';
 export const LOGIN_PATH = '/report/login';
 
 const text = v.nullish(v.string(), '');
@@ -39,13 +42,13 @@ export type Failure = { ok: false; message: string };
 const SUBMISSION_QUERY = `query ReporterSubmission { reporterSubmission { id reportID formID completed completedAt formName hasChat
   allowChatFileUploads conversationClosed unreadMessages pages { name answers { widgetID title type answer } }
   attachments { id fileName fileSizeBytes mimeType fileURL } } }`;
-const UNREAD_QUERY = `query ReporterUnreadMessages { reporterSubmission { unreadMessages } }`;
 const CHANGE_PASSWORD_MUTATION = `mutation UserReportSubmissionChangePassword($oldPassword: String!, $newPassword: String!) {
   userReportSubmissionChangePassword(oldPassword: $oldPassword, newPassword: $newPassword) }`;
 
 /** Leaves for the login page when the server says the session is gone; answers whether it did. */
 export function leaveIfSignedOut(message: string): boolean {
-  if (message !== CREDENTIALS_PROBLEM) return false;
+  if (message !== CREDENTIALS_PROBLEM && message !== LOGIN_REQUIRED) return false;
+  disposeLive();
   window.location.assign(LOGIN_PATH);
   return true;
 }
@@ -60,15 +63,6 @@ export async function loadSubmission(): Promise<{ ok: true; submission: Reporter
   return parsed.success ? { ok: true, submission: parsed.output } : { ok: false, message: FALLBACK_ERROR_MESSAGE };
 }
 
-/** Unread count, or null when the session has ended. */
-export async function loadUnreadCount(): Promise<{ ok: true; unread: number | null } | Failure> {
-  const result = await graphqlRequest(UNREAD_QUERY);
-  if (!result.ok) return result;
-  const raw = (result.data as { reporterSubmission?: { unreadMessages?: unknown } | null }).reporterSubmission;
-  if (!raw) return { ok: true, unread: null };
-  return { ok: true, unread: typeof raw.unreadMessages === 'number' ? raw.unreadMessages : 0 };
-}
-
 export async function changePassword(oldPassword: string, newPassword: string): Promise<{ ok: true; changed: boolean } | Failure> {
   const result = await graphqlRequest(CHANGE_PASSWORD_MUTATION, { oldPassword, newPassword });
   if (!result.ok) return result;
@@ -77,8 +71,9 @@ export async function changePassword(oldPassword: string, newPassword: string): 
 
 const REPORT_FINISH_URL = '/api/auth/report_finish';
 
-/** The Leave button: end the session, then go to the login page. */
+/** The Leave button: end the session, then go to the login page. The socket goes first, so no reconnect runs against the dead session. */
 export async function leave(formID: string): Promise<void> {
+  disposeLive();
   clearTabStorage();
   await postJson(REPORT_FINISH_URL, { reportFormID: formID });
   window.location.assign(LOGIN_PATH);
@@ -86,6 +81,7 @@ export async function leave(formID: string): Promise<void> {
 
 /** Page unload: the spec logs the reporter out; the request must outlive the page. */
 export function finishOnUnload(formID: string): void {
+  disposeLive();
   postJsonKeepalive(REPORT_FINISH_URL, { reportFormID: formID });
 }
 

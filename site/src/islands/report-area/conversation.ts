@@ -2,10 +2,11 @@ import * as v from 'valibot';
 import { MESSAGE_SENDERS, MESSAGE_TYPES } from '../../../../api/shared/enums';
 import { graphqlRequest } from '../../lib/graphql';
 import { errorMessageFrom, FALLBACK_ERROR_MESSAGE } from '../../lib/http';
+import { subscribe, type LiveError } from '../../lib/live';
 import type { Failure } from './area-api';
 
-// The reporter's side of the chat: history pages, sending, and one merge
-// function that both the history and (later) the live subscription feed.
+// The reporter's side of the chat: history pages, sending, the live subscription,
+// and one merge function that all of them feed.
 
 export const MESSAGE_PAGE_SIZE = 10;
 
@@ -26,6 +27,7 @@ const MESSAGE_FIELDS = 'id type message from createdAt read image { fileURL }';
 const MESSAGES_QUERY = `query ReportConversationMessages($last: Int, $before: ID) {
   reportConversationMessages(last: $last, before: $before) { messages { ${MESSAGE_FIELDS} } hasMore } }`;
 const READ_MUTATION = `mutation ReportConversationReadMessages($messageIDs: [ID!]!) { reportConversationReadMessages(messageIDs: $messageIDs) }`;
+const MESSAGE_SUBSCRIPTION = `subscription ReportConversationMessage { reportConversationMessage { action message { ${MESSAGE_FIELDS} } } }`;
 const SEND_TEXT_MUTATION = `mutation ReportConversationSendMessage($message: String!) {
   reportConversationSendMessage(input: { type: Text, message: $message }) { ${MESSAGE_FIELDS} } }`;
 // Chat images travel as `imageFile` in the message input, over the GraphQL multipart request
@@ -33,10 +35,16 @@ const SEND_TEXT_MUTATION = `mutation ReportConversationSendMessage($message: Str
 const SEND_IMAGE_MUTATION = `mutation ReportConversationSendImage($imageFile: File!) {
   reportConversationSendMessage(input: { type: Image, message: "", imageFile: $imageFile }) { ${MESSAGE_FIELDS} } }`;
 
-/** Oldest first, one entry per id; later copies (read receipts, edits) win. */
+/**
+ * Oldest first, one entry per id; later copies (read receipts, edits) win, except that a message once
+ * read stays read: a send's answer can arrive after the socket already said the message was seen.
+ */
 export function mergeMessages(existing: readonly ChatMessage[], incoming: readonly ChatMessage[]): ChatMessage[] {
   const byId = new Map(existing.map((message) => [message.id, message]));
-  for (const message of incoming) byId.set(message.id, message);
+  for (const message of incoming) {
+    const known = byId.get(message.id);
+    byId.set(message.id, known?.read && !message.read ? { ...message, read: true } : message);
+  }
   // Array sort is stable: messages stamped alike keep the order the server gave them.
   return [...byId.values()].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
 }
@@ -52,6 +60,24 @@ export async function fetchMessages(before?: string): Promise<{ ok: true; messag
 function parseSent(data: unknown): { ok: true; message: ChatMessage } | Failure {
   const parsed = v.safeParse(messageSchema, (data as { reportConversationSendMessage?: unknown } | null)?.reportConversationSendMessage);
   return parsed.success ? { ok: true, message: parsed.output } : { ok: false, message: FALLBACK_ERROR_MESSAGE };
+}
+
+const eventSchema = v.object({ action: v.string(), message: messageSchema });
+export type ChatEvent = v.InferOutput<typeof eventSchema>;
+
+/** `new` adds a message; `seen` updates one already on screen (an older one stays out of the list). */
+export function applyEvent(list: readonly ChatMessage[], event: ChatEvent): ChatMessage[] {
+  if (event.action === 'new') return mergeMessages(list, [event.message]);
+  if (event.action === 'seen' && list.some((message) => message.id === event.message.id)) return mergeMessages(list, [event.message]);
+  return list as ChatMessage[];
+}
+
+/** Live chat events (the reporter always gets their own report's); answers the unsubscribe. */
+export function subscribeMessages(onEvent: (event: ChatEvent) => void, onError: (error: LiveError) => void): () => void {
+  return subscribe<{ reportConversationMessage?: unknown }>(MESSAGE_SUBSCRIPTION, undefined, (data) => {
+    const parsed = v.safeParse(eventSchema, data.reportConversationMessage);
+    if (parsed.success) onEvent(parsed.output);
+  }, onError);
 }
 
 /** Read receipts for the organisation's messages the reporter has now seen. */

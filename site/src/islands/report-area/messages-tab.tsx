@@ -1,5 +1,6 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { formatDateTime } from '../../lib/format';
+import { liveState, onLiveState, type LiveState } from '../../lib/live';
 import { sameOriginImageUrl } from '../organisation-data';
 import { IMAGE_TYPES, imageProblem, type ChatMessage } from './conversation';
 import { useConversation } from './use-conversation';
@@ -7,14 +8,17 @@ import { useConversation } from './use-conversation';
 type MessagesTabProps = {
   conversationClosed: boolean;
   allowChatFileUploads: boolean;
-  /** Called after read receipts went out, so the tab badge can catch up. */
-  onRead: () => unknown;
 };
 
 const CLOSED_PLACEHOLDER = 'This conversation is closed';
 
-export function MessagesTab({ conversationClosed, allowChatFileUploads, onRead }: MessagesTabProps) {
-  const conversation = useConversation(onRead);
+const idleOnServer = (): LiveState => 'idle';
+
+export function MessagesTab({ conversationClosed, allowChatFileUploads }: MessagesTabProps) {
+  const conversation = useConversation();
+  const live = useSyncExternalStore(onLiveState, liveState, idleOnServer);
+  // The read receipt goes under the reporter's latest message the organisation has seen.
+  const seenID = conversation.messages.findLast((message) => message.from === 'Guest' && message.type !== 'System' && message.read)?.id;
   const [draft, setDraft] = useState('');
   const [sendError, setSendError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -46,6 +50,11 @@ export function MessagesTab({ conversationClosed, allowChatFileUploads, onRead }
   return (
     <section className="stack" aria-labelledby="messages-title">
       <h2 id="messages-title">Messages</h2>
+      {live === 'reconnecting' && (
+        <p className="muted" role="status">
+          Reconnecting…
+        </p>
+      )}
       {conversation.error && (
         <p className="alert alert--error" role="alert">
           {conversation.error}
@@ -59,7 +68,7 @@ export function MessagesTab({ conversationClosed, allowChatFileUploads, onRead }
       {conversation.messages.length === 0 && !conversation.loading && !conversation.error && <p className="muted">No messages found</p>}
       <ol className="chat" aria-live="polite">
         {conversation.messages.map((message) => (
-          <MessageItem key={message.id} message={message} />
+          <MessageItem key={message.id} message={message} seen={message.id === seenID} />
         ))}
       </ol>
       <form className="chat-reply stack" noValidate autoComplete="off" onSubmit={submit}>
@@ -108,7 +117,7 @@ export function MessagesTab({ conversationClosed, allowChatFileUploads, onRead }
   );
 }
 
-function MessageItem({ message }: { message: ChatMessage }) {
+function MessageItem({ message, seen }: { message: ChatMessage; seen: boolean }) {
   const imageUrl = message.image ? sameOriginImageUrl(message.image.fileURL, window.location.origin) : undefined;
   const sender = message.type === 'System' ? 'system' : message.from === 'Guest' ? 'mine' : 'theirs';
   return (
@@ -120,6 +129,7 @@ function MessageItem({ message }: { message: ChatMessage }) {
       </p>
       {message.message && <p className="chat__text">{message.message}</p>}
       {imageUrl && <img className="chat__image" src={imageUrl} alt="Image sent in the conversation" />}
+      {seen && <p className="chat__meta">Seen</p>}
     </li>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState, type MouseEvent } from 'react';
 import { navigate, useHistoryLocation } from '../../lib/history-router';
+import { disposeLive } from '../../lib/live';
 import { QuickExit } from '../quick-exit';
 import { consumeHandoff, finishOnUnload, leave, leaveIfSignedOut, loadSubmission, LOGIN_PATH, type ReporterSubmission } from './area-api';
 import { DashboardTab } from './dashboard-tab';
@@ -60,6 +61,24 @@ export function ReportArea() {
     return () => window.removeEventListener('pagehide', onPageHide);
   }, [formID]);
 
+  // Quick exit (its button or Escape) ends the session; the live socket must be gone first so no
+  // reconnect runs against it. Listening in the capture phase runs this before QuickExit's own handlers.
+  useEffect(() => {
+    const onClick = (event: globalThis.MouseEvent) => {
+      if (event.target instanceof Element && event.target.closest('.quick-exit')) disposeLive();
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.isComposing) disposeLive();
+    };
+    window.addEventListener('click', onClick, true);
+    window.addEventListener('keydown', onKeyDown, true);
+    return () => {
+      window.removeEventListener('click', onClick, true);
+      window.removeEventListener('keydown', onKeyDown, true);
+      disposeLive();
+    };
+  }, []);
+
   return (
     <div className="reporter-page">
       <QuickExit reportFormID={formID} />
@@ -77,7 +96,7 @@ export function ReportArea() {
 }
 
 function AreaContent({ submission, tab }: { submission: ReporterSubmission; tab: TabKey }) {
-  const { unread, refresh: refreshUnread } = useUnreadCount(submission.unreadMessages, submission.hasChat);
+  const unread = useUnreadCount(submission.unreadMessages, submission.hasChat);
   const [leaving, setLeaving] = useState(false);
   const tabs = TABS.filter((entry) => entry.key !== 'messages' || submission.hasChat);
   const current = tabs.some((entry) => entry.key === tab) ? tab : 'dashboard';
@@ -128,7 +147,7 @@ function AreaContent({ submission, tab }: { submission: ReporterSubmission; tab:
       <div className="card">
         {current === 'dashboard' && <DashboardTab submission={submission} />}
         {current === 'uploads' && <UploadsTab attachments={submission.attachments} />}
-        {current === 'messages' && <MessagesTab conversationClosed={submission.conversationClosed} allowChatFileUploads={submission.allowChatFileUploads} onRead={refreshUnread} />}
+        {current === 'messages' && <MessagesTab conversationClosed={submission.conversationClosed} allowChatFileUploads={submission.allowChatFileUploads} />}
         {current === 'settings' && <SettingsTab />}
       </div>
     </>

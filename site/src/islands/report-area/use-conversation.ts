@@ -1,54 +1,106 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { onLiveReconnect } from '../../lib/live';
 import { leaveIfSignedOut } from './area-api';
-import { fetchMessages, markRead, mergeMessages, sendImage, sendText, type ChatMessage } from './conversation';
+import { applyEvent, fetchMessages, markRead, mergeMessages, sendImage, sendText, subscribeMessages, type ChatMessage } from './conversation';
 
 /** Spec (console): incoming messages are marked read after about 0.5 s of batching. */
 const READ_BATCH_MS = 500;
+/** After a drop, pages fetched back at most to find where the list left off. */
+const CATCH_UP_PAGES = 5;
+
+function pageVisible(): boolean {
+  return document.visibilityState === 'visible';
+}
 
 /**
- * The message list and its actions. `receive` is how anything else adds messages: today the
- * history pages and the replies the reporter sends; later the live subscription, unchanged.
+ * The message list and its actions, live while mounted (the Messages tab is open). Everything that
+ * adds messages goes through one merge, so a reply the reporter sends and its echo from the socket
+ * are one entry.
  */
-export function useConversation(onRead?: () => unknown) {
+export function useConversation() {
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [hasMore, setHasMore] = useState(false);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string>();
+  const [visible, setVisible] = useState(pageVisible);
   const sending = useRef(false);
+  const marking = useRef(new Set<string>());
+  const latest = useRef(messages);
 
   const receive = useCallback((incoming: readonly ChatMessage[]) => setMessages((list) => mergeMessages(list, incoming)), []);
+
+  const fail = useCallback((message: string) => {
+    if (!leaveIfSignedOut(message)) setError(message);
+  }, []);
 
   const load = useCallback(
     async (before?: string) => {
       setLoading(true);
       const result = await fetchMessages(before);
       setLoading(false);
-      if (!result.ok) {
-        if (!leaveIfSignedOut(result.message)) setError(result.message);
-        return;
-      }
+      if (!result.ok) return fail(result.message);
       setError(undefined);
       receive(result.messages);
       setHasMore(result.hasMore);
     },
-    [receive],
+    [receive, fail],
   );
+
+  /** The socket is back: fetch the newest pages until they meet the list, so nothing sent meanwhile is missed. */
+  const catchUp = useCallback(async () => {
+    const known = new Set(latest.current.map((message) => message.id));
+    if (known.size === 0) return load();
+    let before: string | undefined;
+    for (let page = 0; page < CATCH_UP_PAGES; page += 1) {
+      const result = await fetchMessages(before);
+      if (!result.ok) return fail(result.message);
+      receive(result.messages);
+      const oldest = result.messages[0];
+      if (!result.hasMore || !oldest || result.messages.some((message) => known.has(message.id))) return;
+      before = oldest.id;
+    }
+  }, [load, receive, fail]);
+
+  useEffect(() => {
+    latest.current = messages;
+  }, [messages]);
 
   useEffect(() => {
     void load();
   }, [load]);
 
-  // Everything on screen from the organisation counts as seen.
   useEffect(() => {
-    const unseen = messages.filter((message) => message.from === 'User' && !message.read);
+    const stopEvents = subscribeMessages(
+      (event) => setMessages((list) => applyEvent(list, event)),
+      (problem) => fail(problem.message),
+    );
+    const stopCatchUp = onLiveReconnect(() => void catchUp());
+    return () => {
+      stopEvents();
+      stopCatchUp();
+    };
+  }, [catchUp, fail]);
+
+  useEffect(() => {
+    const onChange = () => setVisible(pageVisible());
+    document.addEventListener('visibilitychange', onChange);
+    return () => document.removeEventListener('visibilitychange', onChange);
+  }, []);
+
+  // Everything from the organisation on screen counts as seen, in one batch; not while the page is hidden.
+  useEffect(() => {
+    if (!visible) return;
+    const unseen = messages.filter((message) => message.from === 'User' && !message.read && !marking.current.has(message.id));
     if (unseen.length === 0) return;
     const timer = window.setTimeout(async () => {
-      if (!(await markRead(unseen.map((message) => message.id)))) return;
-      receive(unseen.map((message) => ({ ...message, read: true })));
-      onRead?.();
+      const ids = unseen.map((message) => message.id);
+      for (const id of ids) marking.current.add(id);
+      const marked = await markRead(ids);
+      for (const id of ids) marking.current.delete(id);
+      if (marked) receive(unseen.map((message) => ({ ...message, read: true })));
     }, READ_BATCH_MS);
     return () => window.clearTimeout(timer);
-  }, [messages, receive, onRead]);
+  }, [messages, visible, receive]);
 
   const loadEarlier = () => {
     if (!loading) void load(messages[0]?.id);
@@ -68,5 +120,5 @@ export function useConversation(onRead?: () => unknown) {
     }
   };
 
-  return { messages, hasMore, loading, error, loadEarlier, send, receive };
+  return { messages, hasMore, loading, error, loadEarlier, send };
 }

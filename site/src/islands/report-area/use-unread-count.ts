@@ -1,29 +1,28 @@
-import { useCallback, useEffect, useState } from 'react';
-import { LOGIN_PATH, loadUnreadCount } from './area-api';
+import { useEffect, useState } from 'react';
+import { subscribe } from '../../lib/live';
+import { leaveIfSignedOut } from './area-api';
 
-const POLL_INTERVAL_MS = 15_000;
+const UNREAD_SUBSCRIPTION = 'subscription ReporterUnreadMessages { reportConversationTotalUnreadMessages }';
 
 /**
- * The Messages badge. For now it polls; the `reportConversationTotalUnreadMessages`
- * subscription replaces the body of this hook without changing its callers.
+ * The Messages badge, live: the subscription answers the current count at once and again on every
+ * change (new messages, read receipts), on whichever tab is open. `initial` (the submission's
+ * `unreadMessages`, fetched with the page) shows until the socket answers.
  */
-export function useUnreadCount(initial: number, enabled: boolean): { unread: number; refresh: () => Promise<void> } {
+export function useUnreadCount(initial: number, enabled: boolean): number {
   const [unread, setUnread] = useState(initial);
   useEffect(() => setUnread(initial), [initial]);
 
-  const refresh = useCallback(async () => {
-    const result = await loadUnreadCount();
-    if (!result.ok) return;
-    // The session ended (idle or absolute timeout): back to the login page.
-    if (result.unread === null) window.location.assign(LOGIN_PATH);
-    else setUnread(result.unread);
-  }, []);
-
   useEffect(() => {
     if (!enabled) return;
-    const timer = window.setInterval(() => void refresh(), POLL_INTERVAL_MS);
-    return () => window.clearInterval(timer);
-  }, [enabled, refresh]);
+    return subscribe<{ reportConversationTotalUnreadMessages: number }>(
+      UNREAD_SUBSCRIPTION,
+      undefined,
+      (data) => setUnread(data.reportConversationTotalUnreadMessages),
+      // Only a gone session matters here; otherwise the last known count stays.
+      (error) => void leaveIfSignedOut(error.message),
+    );
+  }, [enabled]);
 
-  return { unread, refresh };
+  return unread;
 }
