@@ -160,6 +160,10 @@ describe("a reporter in Chromium", () => {
     const owner = await loginAs(server, "owner@demo.test", DEMO_PASSWORD);
     const seen = await owner.gql<{ reportConversationMessages: { messages: { message: string }[] } }>(`query ($id: ID) { reportConversationMessages(reportSubmissionID: $id) { messages { message } } }`, { id: row!.id });
     expect(seen.data?.reportConversationMessages.messages.map((m) => m.message)).toContain("I have more documents if you need them.");
+    // The organisation answers; the reporter's open page shows it live, without a reload.
+    await owner.gql(`mutation ($id: ID) { reportConversationSendMessage(reportSubmissionID: $id, input: { type: Text, message: "Thank you, please upload them here." }) { id } }`, { id: row!.id });
+    await page.getByText("Thank you, please upload them here.").waitFor({ timeout: 5_000 });
+    await screenshot(page, "reporter-11-reply-live");
 
     expect(requests.filter((url) => !url.startsWith(origin))).toEqual([]);
     expect(problems).toEqual([]);
