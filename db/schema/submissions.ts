@@ -41,6 +41,8 @@ export const reportSubmissions = snakeCase.table(
   (t) => [
     uniqueIndex().on(t.reportId),
     index().on(t.organisationId, t.archived, t.createdAt),
+    // The report list's default order (DateCreated = completedAt) over visible reports only.
+    index("report_submissions_list_completed_idx").on(t.organisationId, t.archived, t.completedAt).where(sql`${t.completed} and ${t.deletedAt} is null`),
     index().on(t.organisationId, t.archived, t.updatedAt),
     index().on(t.organisationId, t.status),
     index().on(t.formId, t.createdAt),

@@ -10,7 +10,7 @@ import { derivePages, visibleWidgetIds, type FormWidget } from "../../api/shared
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { launchBrowser, recordProblems, recordRequests, screenshot } from "../helpers/browser.ts";
 import { answerFor, demoForm } from "../helpers/reporter.ts";
-import { loginAs } from "../helpers/session.ts";
+import { joinTeam, loginAs } from "../helpers/session.ts";
 import { pngWithText } from "../fixtures/files.ts";
 
 let server: TestServer;
@@ -160,7 +160,8 @@ describe("a reporter in Chromium", () => {
     const owner = await loginAs(server, "owner@demo.test", DEMO_PASSWORD);
     const seen = await owner.gql<{ reportConversationMessages: { messages: { message: string }[] } }>(`query ($id: ID) { reportConversationMessages(reportSubmissionID: $id) { messages { message } } }`, { id: row!.id });
     expect(seen.data?.reportConversationMessages.messages.map((m) => m.message)).toContain("I have more documents if you need them.");
-    // The organisation answers; the reporter's open page shows it live, without a reload.
+    // The organisation takes the report on and answers; the reporter's open page shows it live, without a reload.
+    await joinTeam(owner, row!.id);
     await owner.gql(`mutation ($id: ID) { reportConversationSendMessage(reportSubmissionID: $id, input: { type: Text, message: "Thank you, please upload them here." }) { id } }`, { id: row!.id });
     await page.getByText("Thank you, please upload them here.").waitFor({ timeout: 5_000 });
     await screenshot(page, "reporter-11-reply-live");

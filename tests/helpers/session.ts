@@ -47,3 +47,9 @@ export function clientWithCookie(server: TestServer, cookie: string): StaffClien
 export function anonymous(server: TestServer): StaffClient {
   return clientWithCookie(server, "");
 }
+
+/** An owner or admin takes the report on (Join Team), as the console's take-ownership screen does. */
+export async function joinTeam(client: StaffClient, submissionId: string): Promise<void> {
+  const result = await client.gql(`mutation ($id: ID!) { reportSubmissionJoin(id: $id) { id } }`, { id: submissionId });
+  if (result.errors) throw new Error(`join team: ${JSON.stringify(result.errors)}`);
+}

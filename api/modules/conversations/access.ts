@@ -4,7 +4,7 @@ import { reportConversations, reportSubmissions } from "../../../db/schema/index
 import type { Ctx } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
-import { canReachOrganisation } from "../access/policy.ts";
+import { reportFor } from "../reports/policy.ts";
 import { CREDENTIALS_PROBLEM } from "../reporting/draft.ts";
 
 export const SUBMISSION_NOT_FOUND = "Report Submission is not found";
@@ -44,7 +44,14 @@ export async function conversationFor(ctx: Ctx, db: Database, reportSubmissionID
     .innerJoin(reportConversations, eq(reportConversations.submissionId, reportSubmissions.id))
     .where(and(eq(reportSubmissions.id, submissionId), eq(reportSubmissions.completed, true)))
     .limit(1);
-  const reachable = row && !row.submission.deletedAt && (ctx.actor.kind === "reporter" ? row.submission.organisationId === ctx.actor.organisationId : canReachOrganisation(ctx.actor as never, row.submission.organisationId));
-  if (!row || !reachable) throw new UserError("NOT_FOUND", SUBMISSION_NOT_FOUND);
+  if (!row || row.submission.deletedAt) throw new UserError("NOT_FOUND", SUBMISSION_NOT_FOUND);
+  if (ctx.actor.kind === "reporter") {
+    if (row.submission.organisationId !== ctx.actor.organisationId) throw new UserError("NOT_FOUND", SUBMISSION_NOT_FOUND);
+    return { side, userId, submission: row.submission, conversation: row.conversation };
+  }
+  // Staff see a report's chat exactly when they may see the report (docs/decisions/009), and only
+  // its team writes in it (spec: chat replying is only for users assigned to the report).
+  const report = await reportFor(ctx, db, submissionId, permission);
+  if (permission === "ReportConversationCreate" && !report.assigned) throw new UserError("FORBIDDEN", "Only members of the report team can reply.");
   return { side, userId, submission: row.submission, conversation: row.conversation };
 }

@@ -1,10 +1,10 @@
-import { and, eq, inArray } from "drizzle-orm";
-import { blobs, guestReportInvites, reportSubmissionAttachments, reportSubmissions } from "../../../db/schema/index.ts";
-import type { Ctx, StaffActor } from "../../context.ts";
+import { eq } from "drizzle-orm";
+import { blobs, reportSubmissionAttachments, reportSubmissions } from "../../../db/schema/index.ts";
+import type { Ctx } from "../../context.ts";
 import { notFound } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { logError } from "../../lib/log.ts";
-import { canReachOrganisation } from "../access/policy.ts";
+import { reportFor } from "../reports/policy.ts";
 import { FILE_NOT_FOUND } from "./attachments.ts";
 
 export interface AttachmentDownload {
@@ -20,34 +20,18 @@ interface AttachmentOwner {
   deleted: boolean;
 }
 
-/**
- * Guest members are outsiders invited to single reports, yet their role carries
- * ReportSubmissionRead for the whole organisation: they reach a report's files only through an
- * open invite to that report. The rest of the object-level rules (teams, assignment) arrive with
- * the console; until then organisation reach plus the read permission decides.
- */
-async function staffMayRead(ctx: Ctx, actor: StaffActor, owner: AttachmentOwner): Promise<boolean> {
-  if (!actor.permissions.has("ReportSubmissionRead") || !canReachOrganisation(actor, owner.organisationId)) return false;
-  if (actor.role !== "GUEST_MEMBER") return true;
-  const [invite] = await ctx.db
-    .select({ id: guestReportInvites.id })
-    .from(guestReportInvites)
-    .where(
-      and(
-        eq(guestReportInvites.submissionId, owner.submissionId),
-        eq(guestReportInvites.userId, actor.userId),
-        eq(guestReportInvites.archived, false),
-        inArray(guestReportInvites.status, ["Opened", "Approved"]),
-      ),
-    )
-    .limit(1);
-  return Boolean(invite);
+/** Staff read a report's files exactly when they may see the report (docs/decisions/009-report-access.md). */
+async function staffMayRead(ctx: Ctx, owner: AttachmentOwner): Promise<boolean> {
+  return reportFor(ctx, ctx.db, owner.submissionId, "ReportSubmissionRead").then(
+    () => true,
+    () => false,
+  );
 }
 
 async function mayRead(ctx: Ctx, owner: AttachmentOwner): Promise<boolean> {
   const actor = ctx.actor;
   if (actor.kind === "reporter") return !owner.deleted && actor.submissionId === owner.submissionId && actor.organisationId === owner.organisationId;
-  if (actor.kind === "staff") return staffMayRead(ctx, actor, owner);
+  if (actor.kind === "staff") return staffMayRead(ctx, owner);
   return false;
 }
 

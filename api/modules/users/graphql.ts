@@ -36,7 +36,7 @@ export const UserType = builder.drizzleObject("users", {
   }),
 });
 
-const UserListType = builder.objectRef<{ total: number; ids: string[] }>("UserList").implement({
+export const UserListType = builder.objectRef<{ total: number; ids: string[] }>("UserList").implement({
   fields: (t) => ({
     total: t.exposeInt("total"),
     list: t.drizzleField({

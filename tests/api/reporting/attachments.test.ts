@@ -5,7 +5,7 @@ import { seedDemo } from "../../../db/seed/demo.ts";
 import { DEMO_FORM_PASSWORD, DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { sha256Hex } from "../../../api/lib/tokens.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { demoForm, pagesOfAnswers, ReporterClient, submitReport } from "../../helpers/reporter.ts";
+import { COMPLETE, demoForm, pagesOfAnswers, ReporterClient, submitReport, UPDATE } from "../../helpers/reporter.ts";
 import { loginAs } from "../../helpers/session.ts";
 import * as fixtures from "../../fixtures/files.ts";
 import { ATTACHMENTS_PATH, attachmentCount, blobStoreState, storedBytes, upload } from "../../fixtures/attachments.ts";
@@ -220,11 +220,17 @@ describe("downloading and deleting", () => {
       const response = await client.fetch(`${PATH}/${body.id}`);
       expect({ status: response.status, body: await response.json() }).toEqual({ status: 404, body: expect.objectContaining(notFound) });
     }
-    for (const email of ["owner@demo.test", "member@demo.test", "admin@lantern.test"]) {
+    // Staff see nothing of an unfinished report; once it is submitted, those who may see it get its files.
+    const owner = await loginAs(server, "owner@demo.test", DEMO_PASSWORD);
+    expect((await owner.fetch(`${PATH}/${body.id}`)).status).toBe(404);
+    for (const [page, answers] of pagesOfAnswers(main.widgets).entries()) await reporter.gql(UPDATE, { page, answers, attachments: page === 0 ? [body.id] : null });
+    expect((await reporter.gql<{ userReportSubmissionComplete: { reportID: string } }>(COMPLETE)).data?.userReportSubmissionComplete.reportID).toBeDefined();
+    for (const email of ["owner@demo.test", "admin@demo.test", "admin@lantern.test"]) {
       const staff = await loginAs(server, email, DEMO_PASSWORD);
       expect((await staff.fetch(`${PATH}/${body.id}`)).status).toBe(200);
     }
-    for (const email of ["owner@northwind.test", "guest@demo.test"]) {
+    // Members and guest members only for reports whose team they are on.
+    for (const email of ["owner@northwind.test", "member@demo.test", "guest@demo.test"]) {
       const staff = await loginAs(server, email, DEMO_PASSWORD);
       expect((await staff.fetch(`${PATH}/${body.id}`)).status).toBe(404);
     }

@@ -4,7 +4,7 @@ import { organisations, reportSubmissions } from "../../../db/schema/index.ts";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { DEMO_PASSWORD, DEMO_REPORT_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { loginAs, type StaffClient } from "../../helpers/session.ts";
+import { joinTeam, loginAs, type StaffClient } from "../../helpers/session.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
 
@@ -31,6 +31,17 @@ beforeAll(async () => {
   await reporter.post("/api/auth/report_login", { reportID: credentials.reportID, password: credentials.generatedPassword });
   const [row] = await server.db.select().from(reportSubmissions).where(eq(reportSubmissions.reportId, credentials.reportID));
   submissionId = row!.id;
+});
+
+describe("who may write in a report's chat", () => {
+  test("staff who are not on the report's team may not reply; once they join, they may", async () => {
+    const [late] = await server.db.select().from(reportSubmissions).where(eq(reportSubmissions.id, submissionId));
+    expect(late!.status).toBe("New");
+    expect((await demoOwner.gql(SEND, { id: submissionId, text: "Before joining" })).errors?.[0]?.message).toBe("Only members of the report team can reply.");
+    const member = await loginAs(server, "member@demo.test", DEMO_PASSWORD);
+    expect((await member.gql(MESSAGES, { id: submissionId })).errors?.[0]?.message).toBe("Report Submission is not found");
+    await joinTeam(demoOwner, submissionId);
+  });
 });
 afterAll(() => server.stop());
 

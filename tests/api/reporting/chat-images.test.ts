@@ -4,7 +4,7 @@ import { organisations, reportForms, reportSubmissions, userActivities } from ".
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { DEMO_PASSWORD, DEMO_REPORT_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { anonymous, loginAs, type StaffClient } from "../../helpers/session.ts";
+import { anonymous, joinTeam, loginAs, type StaffClient } from "../../helpers/session.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
 import * as files from "../../fixtures/files.ts";
@@ -27,6 +27,8 @@ async function newReporter(): Promise<{ client: ReporterClient; submissionId: st
   const client = new ReporterClient(server, "demo.localhost");
   await client.post("/api/auth/report_login", { reportID: credentials.reportID, password: credentials.generatedPassword });
   const [row] = await server.db.select().from(reportSubmissions).where(eq(reportSubmissions.reportId, credentials.reportID));
+  // The demo owner takes each report on: only the report's team writes in its chat.
+  await joinTeam(demoOwner, row!.id);
   return { client, submissionId: row!.id };
 }
 

@@ -1,0 +1,223 @@
+import { and, asc, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
+import * as v from "valibot";
+import { organisations, reportForms, reportSubmissions, reportSubmissionTags, tags } from "../../../db/schema/index.ts";
+import type { Database } from "../../../db/client.ts";
+import type { Ctx, StaffActor } from "../../context.ts";
+import { badInput, notFound } from "../../lib/errors.ts";
+import { requireUuid } from "../../lib/ids.ts";
+import { parseWith } from "../../lib/validation.ts";
+import { REPORT_LIST_FILTERS, SORT_DIRECTIONS, SORT_KEYS, type ReportListFilter, type SubmissionStatus } from "../../shared/enums.ts";
+import { isIsoDate } from "../../shared/form-definition.ts";
+import { isSuperAdmin, organisationScope, requirePermission } from "../access/policy.ts";
+import { pageLimit, pageOffset } from "../users/service.ts";
+import { onTeam, visibleReports } from "./policy.ts";
+
+export const ORGANISATION_NOT_FOUND = "Organisation is not found";
+export const REPORT_FORM_NOT_FOUND = "Report Form is not found";
+export const TAG_NOT_FOUND = "Tag not found";
+export const FUTURE_DATE = "Date cannot be in the future";
+export const DATE_ORDER = "From date cannot be after To date";
+export const INVALID_DATE = "Invalid date";
+/** The exports (zip, csv) take every matching row at once; only server code may ask for it. */
+export const EXPORT_ALL = -1;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The furthest time zone ahead of UTC: a date that is already "today" somewhere is not in the future. */
+const LATEST_ZONE_MS = 14 * 60 * 60 * 1000;
+
+const optionalText = (max: number) => v.nullish(v.pipe(v.string(), v.trim(), v.maxLength(max, `Must be at most ${max} characters`)));
+
+const dateText = v.nullish(v.pipe(v.string(), v.trim(), v.maxLength(10, "Invalid date")));
+export const DateFilterSchema = v.nullish(v.object({ from: dateText, to: dateText }));
+
+const SearchSchema = v.object({
+  text: optionalText(200),
+  filter: v.nullish(v.picklist(REPORT_LIST_FILTERS)),
+  tagIDs: v.nullish(v.pipe(v.array(v.string()), v.maxLength(20, "At most 20 tags can be combined"))),
+  sortBy: v.nullish(v.picklist(SORT_KEYS)),
+  sortDir: v.nullish(v.picklist(SORT_DIRECTIONS)),
+  organisationID: v.nullish(v.string()),
+  excludeTestReports: v.nullish(v.boolean()),
+  dateFilter: DateFilterSchema,
+});
+
+export type ReportSearch = v.InferInput<typeof SearchSchema>;
+export type DateFilter = v.InferInput<typeof DateFilterSchema>;
+
+export interface ReportListArgs {
+  search?: ReportSearch | null;
+  reportFormID?: string | null;
+  limit?: number | null;
+  offset?: number | null;
+}
+
+/** A date filter as an inclusive range of UTC calendar days; either end may be open. */
+export interface DayRange {
+  from: string | null;
+  to: string | null;
+}
+
+/** Checks a `{ from, to }` filter of YYYY-MM-DD dates: real dates, none in the future, in order. */
+export function parseDateFilter(input: DateFilter, now: Date = new Date()): DayRange {
+  const given = parseWith(v.object({ dateFilter: DateFilterSchema }), { dateFilter: input }).dateFilter;
+  const from = given?.from || null;
+  const to = given?.to || null;
+  const latestToday = new Date(now.getTime() + LATEST_ZONE_MS).toISOString().slice(0, 10);
+  for (const [field, value] of [["from", from], ["to", to]] as const) {
+    if (value === null) continue;
+    if (!isIsoDate(value)) throw badInput(INVALID_DATE, [{ field: `dateFilter.${field}`, message: INVALID_DATE }]);
+    if (value > latestToday) throw badInput(FUTURE_DATE, [{ field: `dateFilter.${field}`, message: FUTURE_DATE }]);
+  }
+  if (from && to && from > to) throw badInput(DATE_ORDER, [{ field: "dateFilter.from", message: DATE_ORDER }]);
+  return { from, to };
+}
+
+export const startOfDay = (day: string) => new Date(`${day}T00:00:00.000Z`);
+export const endOfDay = (day: string) => new Date(startOfDay(day).getTime() + DAY_MS);
+
+/** completedAt within the range; plain comparisons on the column, so an index on it stays usable. */
+export function completedWithin(range: DayRange): SQL[] {
+  return [
+    ...(range.from ? [gte(reportSubmissions.completedAt, startOfDay(range.from))] : []),
+    ...(range.to ? [lt(reportSubmissions.completedAt, endOfDay(range.to))] : []),
+  ];
+}
+
+/**
+ * The organisation a report query is confined to, from an outside id. Others' ids (and, for a
+ * super admin, ids that name no organisation) answer "not found" so they cannot be probed.
+ */
+export async function reportScope(ctx: Ctx, actor: StaffActor, organisationID: string | null | undefined): Promise<string | null> {
+  const requested = organisationID ? requireUuid(organisationID, ORGANISATION_NOT_FOUND) : null;
+  if (!isSuperAdmin(actor)) {
+    // Members and guests may be on other organisations' teams, so only an explicit id narrows them.
+    const own = organisationScope(actor, requested, ORGANISATION_NOT_FOUND);
+    return requested ? own : null;
+  }
+  if (requested) {
+    const [row] = await ctx.db.select({ id: organisations.id }).from(organisations).where(eq(organisations.id, requested)).limit(1);
+    if (!row) throw notFound(ORGANISATION_NOT_FOUND);
+  }
+  return requested;
+}
+
+/** Reports the actor may see, narrowed to one organisation when one is named. */
+export function scopedReports(actor: StaffActor, organisationId: string | null): SQL {
+  const visible = visibleReports(actor, organisationId);
+  if (!organisationId || isSuperAdmin(actor)) return visible;
+  return and(visible, eq(reportSubmissions.organisationId, organisationId))!;
+}
+
+/** Super admins and guest members never see the internal reference, so they cannot search by it either. */
+const seesReference = (actor: StaffActor) => actor.role !== "SUPER_ADMIN" && actor.role !== "GUEST_MEMBER";
+
+const STATUS_FILTERS: Partial<Record<ReportListFilter, SubmissionStatus>> = {
+  ClosedReports: "Closed",
+  CompletedReports: "Completed",
+  RejectedReports: "Rejected",
+  InvestigatedReports: "Investigated",
+  NotInvestigatedReports: "NotInvestigated",
+  SubstantiatedReports: "Substantiated",
+  NotSubstantiatedReports: "NotSubstantiated",
+  ActionTakenReports: "ActionTaken",
+  NoActionTakenReports: "NoActionTaken",
+};
+
+function filterCondition(actor: StaffActor, filter: ReportListFilter): SQL | undefined {
+  const notArchived = eq(reportSubmissions.archived, false);
+  if (filter === "All") return undefined;
+  if (filter === "Archived") return eq(reportSubmissions.archived, true);
+  if (filter === "MyReports") return and(notArchived, onTeam(actor.userId));
+  const status = STATUS_FILTERS[filter];
+  return status ? and(notArchived, eq(reportSubmissions.status, status)) : notArchived;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function textCondition(actor: StaffActor, text: string): SQL {
+  const pattern = `%${escapeLike(text)}%`;
+  return or(
+    ilike(reportSubmissions.reportId, pattern),
+    ...(seesReference(actor) ? [ilike(reportSubmissions.internalReference, pattern)] : []),
+    // Uncorrelated subqueries: each runs once per search, not once per candidate report.
+    sql`${reportSubmissions.formId} in (select ${reportForms.id} from ${reportForms} where ${reportForms.name} ilike ${pattern})`,
+    // Archived tags are not shown on reports, so they do not match either.
+    sql`${reportSubmissions.id} in (select ${reportSubmissionTags.submissionId} from ${reportSubmissionTags} inner join ${tags} on ${tags.id} = ${reportSubmissionTags.tagId} where ${tags.archived} = false and ${tags.name} ilike ${pattern})`,
+  )!;
+}
+
+/** One EXISTS per tag: a report must carry every one of them. */
+const hasTag = (tagId: string) =>
+  sql`exists (select 1 from ${reportSubmissionTags} where ${reportSubmissionTags.submissionId} = ${reportSubmissions.id} and ${reportSubmissionTags.tagId} = ${tagId})`;
+
+const SORT_COLUMNS = {
+  // For staff a report begins when it is completed (drafts are nobody's), so "created" is completedAt.
+  DateCreated: reportSubmissions.completedAt,
+  DateUpdated: reportSubmissions.updatedAt,
+  Alphabetical: reportSubmissions.reportId,
+} as const;
+
+/**
+ * A page of the reports the actor may see, as ids in display order, and how many match in all.
+ * Two queries whatever the page size; the caller builds the views with `loadReportViews`.
+ * `allowExportAll` lets server code (the exports) pass `limit: -1` for every row.
+ */
+export async function listReportIds(ctx: Ctx, args: ReportListArgs, options: { allowExportAll?: boolean } = {}): Promise<{ total: number; ids: string[] }> {
+  const actor = requirePermission(ctx, "ReportSubmissionList");
+  const search = parseWith(SearchSchema, args.search ?? {});
+  const range = parseDateFilter(search.dateFilter);
+  const organisationId = await reportScope(ctx, actor, search.organisationID);
+  const conditions: (SQL | undefined)[] = [scopedReports(actor, organisationId), filterCondition(actor, search.filter ?? "Active"), ...completedWithin(range)];
+  if (args.reportFormID) conditions.push(eq(reportSubmissions.formId, requireUuid(args.reportFormID, REPORT_FORM_NOT_FOUND)));
+  if (search.excludeTestReports) conditions.push(eq(reportSubmissions.isTest, false));
+  if (search.text) conditions.push(textCondition(actor, search.text));
+  for (const tagId of new Set((search.tagIDs ?? []).map((id) => requireUuid(id, TAG_NOT_FOUND)))) conditions.push(hasTag(tagId));
+  const where = and(...conditions);
+
+  const direction = search.sortDir === "Ascending" ? asc : desc;
+  const exportAll = options.allowExportAll === true && args.limit === EXPORT_ALL;
+  const idQuery = ctx.db
+    .select({ id: reportSubmissions.id })
+    .from(reportSubmissions)
+    .where(where)
+    // The id breaks ties, so rows with equal dates never swap between pages.
+    .orderBy(direction(SORT_COLUMNS[search.sortBy ?? "DateCreated"]), direction(reportSubmissions.id))
+    .$dynamic();
+  const [total, rows] = await Promise.all([
+    sharedCount(ctx.db, ctx.db.select({ n: count() }).from(reportSubmissions).where(where)),
+    (exportAll ? idQuery : idQuery.limit(pageLimit(args.limit))).offset(pageOffset(args.offset)),
+  ]);
+  return { total, ids: rows.map((row) => row.id) };
+}
+
+/**
+ * Counting 100,000 matching rows takes tens of milliseconds however it is indexed: too much for
+ * every page view at hundreds of requests a second. So identical counts running at the same time
+ * share one query, and a large count, where a few seconds' lag cannot be noticed, is reused for a
+ * few seconds. Counts below the threshold are always fresh.
+ */
+const REUSE_COUNTS_FROM = 10_000;
+const REUSE_COUNTS_MS = 5_000;
+const MAX_COUNTS_KEPT = 500;
+interface CountEntry {
+  value: Promise<number>;
+  settledAt: number | null;
+}
+const countsByDatabase = new WeakMap<Database, Map<string, CountEntry>>();
+
+async function sharedCount(db: Database, query: PromiseLike<{ n: number }[]> & { toSQL(): { sql: string; params: unknown[] } }): Promise<number> {
+  const { sql: text, params } = query.toSQL();
+  const key = `${text}\n${JSON.stringify(params)}`;
+  let counts = countsByDatabase.get(db);
+  if (!counts) countsByDatabase.set(db, (counts = new Map()));
+  const known = counts.get(key);
+  if (known && (known.settledAt === null || Date.now() - known.settledAt < REUSE_COUNTS_MS)) return known.value;
+  const entry: CountEntry = { value: Promise.resolve(query).then(([row]) => row?.n ?? 0), settledAt: null };
+  // Re-inserted, so the oldest entries are the first evicted.
+  counts.delete(key);
+  counts.set(key, entry);
+  if (counts.size > MAX_COUNTS_KEPT) counts.delete(counts.keys().next().value!);
+  const forget = () => counts.get(key) === entry && counts.delete(key);
+  entry.value.then((n) => (n >= REUSE_COUNTS_FROM ? (entry.settledAt = Date.now()) : forget()), forget);
+  return entry.value;
+}

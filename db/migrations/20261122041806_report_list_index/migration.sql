@@ -1,0 +1,1 @@
+CREATE INDEX "report_submissions_list_completed_idx" ON "report_submissions" ("organisation_id","archived","completed_at") WHERE "completed" and "deleted_at" is null;
