@@ -175,3 +175,23 @@ export function publishProblems(widgets: readonly FormWidget[]): string[] {
   if (!widgets.some((widget) => !DISPLAY_WIDGETS.has(widget.type))) problems.push("Add at least one question before publishing");
   return problems;
 }
+
+export interface AnsweredPage {
+  name: string;
+  answers: { widgetID: string; title: string; type: WidgetType; answer: string[] }[];
+}
+
+/**
+ * Stored answers grouped by the page they were given on, as both the reporter and staff read a
+ * report: questions without an answer and pages without any are left out.
+ */
+export function answeredPages(pages: readonly FormPage[], answers: Readonly<Record<string, string[]>>): AnsweredPage[] {
+  return pages
+    .map((page) => ({
+      name: page.name,
+      answers: page.widgets
+        .filter((widget) => !DISPLAY_WIDGETS.has(widget.type) && answers[widget.id])
+        .map((widget) => ({ widgetID: widget.id, title: widget.title, type: widget.type, answer: answers[widget.id]! })),
+    }))
+    .filter((page) => page.answers.length > 0);
+}

@@ -1,3 +1,4 @@
+import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
 import type { TestServer } from "./server.ts";
 
 /** A signed-in staff browser, reduced to its cookie. */
@@ -52,4 +53,18 @@ export function anonymous(server: TestServer): StaffClient {
 export async function joinTeam(client: StaffClient, submissionId: string): Promise<void> {
   const result = await client.gql(`mutation ($id: ID!) { reportSubmissionJoin(id: $id) { id } }`, { id: submissionId });
   if (result.errors) throw new Error(`join team: ${JSON.stringify(result.errors)}`);
+}
+
+export type DemoStaff = Record<"owner" | "admin" | "member" | "guest" | "superAdmin", StaffClient>;
+
+/** The Demo organisation's staff and the super admin, signed in (the seeded demo must exist). */
+export async function demoStaff(server: TestServer): Promise<DemoStaff> {
+  const login = (email: string) => loginAs(server, email, DEMO_PASSWORD);
+  return {
+    owner: await login("owner@demo.test"),
+    admin: await login("admin@demo.test"),
+    member: await login("member@demo.test"),
+    guest: await login("guest@demo.test"),
+    superAdmin: await login("admin@lantern.test"),
+  };
 }

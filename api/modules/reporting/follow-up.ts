@@ -2,7 +2,7 @@ import { and, count, eq } from "drizzle-orm";
 import { organisations, reportConversationMessages, reportConversations, reportForms, reportSubmissionAttachments, reportSubmissions } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
 import { TERMINAL_SUBMISSION_STATUSES, type WidgetType } from "../../shared/enums.ts";
-import { derivePages, DISPLAY_WIDGETS } from "../../shared/form-definition.ts";
+import { answeredPages, derivePages } from "../../shared/form-definition.ts";
 import { chatUploadsAllowed } from "../conversations/upload-policy.ts";
 import { storedAnswers } from "./answers.ts";
 import { buildWidgets } from "./forms.ts";
@@ -45,14 +45,7 @@ export async function loadReporterSubmission(ctx: Ctx): Promise<ReporterSubmissi
   const { submission, form } = row;
   const widgets = submission.buildId ? await buildWidgets(ctx.db, submission.buildId) : [];
   const answers = await storedAnswers(ctx.db, submission.id);
-  const pages = derivePages(widgets)
-    .map((page) => ({
-      name: page.name,
-      answers: page.widgets
-        .filter((widget) => !DISPLAY_WIDGETS.has(widget.type) && answers[widget.id])
-        .map((widget) => ({ widgetID: widget.id, title: widget.title, type: widget.type, answer: answers[widget.id]! })),
-    }))
-    .filter((page) => page.answers.length > 0);
+  const pages = answeredPages(derivePages(widgets), answers);
   const attachments = await ctx.db
     .select()
     .from(reportSubmissionAttachments)

@@ -2,7 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import { reportSubmissionAttachments, reportSubmissions } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
 import type { WidgetType } from "../../shared/enums.ts";
-import { derivePages, DISPLAY_WIDGETS, type FormPage } from "../../shared/form-definition.ts";
+import { answeredPages, derivePages, type FormPage } from "../../shared/form-definition.ts";
 import { storedAnswers } from "../reporting/answers.ts";
 import { attachmentUrl } from "../reporting/follow-up.ts";
 import { buildWidgets } from "../reporting/forms.ts";
@@ -65,14 +65,7 @@ function reportPages(ctx: Ctx, submissionId: string): Promise<FormPage[]> {
  */
 export async function reportAnswers(ctx: Ctx, report: ReportView): Promise<ReportAnswerPageView[]> {
   const [pages, answers] = await Promise.all([reportPages(ctx, report.id), storedAnswers(ctx.db, report.id)]);
-  return pages
-    .map((page) => ({
-      name: page.name,
-      answers: page.widgets
-        .filter((widget) => !DISPLAY_WIDGETS.has(widget.type) && answers[widget.id])
-        .map((widget) => ({ widgetID: widget.id, title: widget.title, type: widget.type, answer: answers[widget.id]! })),
-    }))
-    .filter((page) => page.answers.length > 0);
+  return answeredPages(pages, answers);
 }
 
 /** How many pages the reporter's form had (the build the report was made on). */

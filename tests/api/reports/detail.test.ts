@@ -7,11 +7,11 @@ import { derivePages } from "../../../api/shared/form-definition.ts";
 import { ATTACHMENTS_PATH, upload } from "../../fixtures/attachments.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { anonymous, loginAs, type StaffClient } from "../../helpers/session.ts";
+import { anonymous, loginAs, type StaffClient, demoStaff, type DemoStaff } from "../../helpers/session.ts";
 
 let server: TestServer;
 let main: Awaited<ReturnType<typeof demoForm>>;
-let as: Record<"owner" | "admin" | "member" | "guest" | "superAdmin", StaffClient>;
+let as: DemoStaff;
 /** A report made through the reporter's journey, with two attachments; nobody is on its team. */
 let fresh: { id: string; reportID: string; password: string };
 let demoAssigned: typeof reportSubmissions.$inferSelect;
@@ -38,14 +38,7 @@ beforeAll(async () => {
   demoAssigned = await first("demo");
   demoRejected = await first("demo", "Rejected");
   northwindReport = await first("northwind");
-  const login = (email: string) => loginAs(server, email, DEMO_PASSWORD);
-  as = {
-    owner: await login("owner@demo.test"),
-    admin: await login("admin@demo.test"),
-    member: await login("member@demo.test"),
-    guest: await login("guest@demo.test"),
-    superAdmin: await login("admin@lantern.test"),
-  };
+  as = await demoStaff(server);
 });
 afterAll(() => server.stop());
 

@@ -6,7 +6,7 @@ import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { generateReportId } from "../../../api/lib/report-credentials.ts";
 import { REPORT_LIST_FILTERS, SORT_KEYS, type ReportListFilter, type SubmissionStatus } from "../../../api/shared/enums.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { anonymous, loginAs, type StaffClient } from "../../helpers/session.ts";
+import { anonymous, loginAs, type StaffClient, demoStaff, type DemoStaff } from "../../helpers/session.ts";
 
 type Row = typeof reportSubmissions.$inferSelect;
 let server: TestServer;
@@ -16,7 +16,7 @@ let rows: Row[];
 /** Report ids by assigned user id. */
 let teams: Map<string, Set<string>>;
 let ids: Record<"admin" | "member" | "guest", string>;
-let as: Record<"owner" | "admin" | "member" | "guest" | "superAdmin", StaffClient>;
+let as: DemoStaff;
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.now();
@@ -55,14 +55,7 @@ beforeAll(async () => {
   rows = (await server.db.select().from(reportSubmissions)).filter((r) => r.completed && !r.deletedAt);
   teams = new Map();
   for (const a of await server.db.select().from(reportSubmissionAssignees)) teams.set(a.userId, (teams.get(a.userId) ?? new Set()).add(a.submissionId));
-  const login = (email: string) => loginAs(server, email, DEMO_PASSWORD);
-  as = {
-    owner: await login("owner@demo.test"),
-    admin: await login("admin@demo.test"),
-    member: await login("member@demo.test"),
-    guest: await login("guest@demo.test"),
-    superAdmin: await login("admin@lantern.test"),
-  };
+  as = await demoStaff(server);
 });
 afterAll(() => server.stop());
 

@@ -16,7 +16,7 @@ import { TERMINAL_SUBMISSION_STATUSES, type SubmissionStatus } from "../../../ap
 import { createOrganisation } from "../../factories/users.ts";
 import { ReporterClient } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { anonymous, loginAs, type StaffClient } from "../../helpers/session.ts";
+import { anonymous, loginAs, type StaffClient, demoStaff, type DemoStaff } from "../../helpers/session.ts";
 
 type Row = typeof reportSubmissions.$inferSelect;
 let server: TestServer;
@@ -26,7 +26,7 @@ let rows: Row[];
 let teams: Map<string, Set<string>>;
 let unreadBySubmission: Map<string, number>;
 let ids: Record<"member" | "guest", string>;
-let as: Record<"owner" | "admin" | "member" | "guest" | "superAdmin", StaffClient>;
+let as: DemoStaff;
 
 const DAY = 24 * 60 * 60 * 1000;
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
@@ -78,14 +78,7 @@ beforeAll(async () => {
   unreadBySubmission = new Map();
   for (const { submissionId } of unread) unreadBySubmission.set(submissionId, (unreadBySubmission.get(submissionId) ?? 0) + 1);
 
-  const login = (email: string) => loginAs(server, email, DEMO_PASSWORD);
-  as = {
-    owner: await login("owner@demo.test"),
-    admin: await login("admin@demo.test"),
-    member: await login("member@demo.test"),
-    guest: await login("guest@demo.test"),
-    superAdmin: await login("admin@lantern.test"),
-  };
+  as = await demoStaff(server);
 });
 afterAll(() => server.stop());
 
