@@ -5,6 +5,7 @@ import type { Services } from "./context.ts";
 import { cookieCollector } from "./http/cookies.ts";
 import { requestCtx } from "./http/request-context.ts";
 import { reportRoutes } from "./http/report-routes.ts";
+import { exportRoutes } from "./http/export-routes.ts";
 import { fileRoutes, graphqlUploadGuard, isMultipartPost } from "./http/file-routes.ts";
 import { createGraphqlServer, GRAPHQL_PATH } from "./graphql/yoga.ts";
 import { createWebSocketHandler, type SocketData } from "./graphql/websocket.ts";
@@ -51,6 +52,7 @@ export function createApp(services: Services, options: { siteRoot: string }): La
   hono.route("/api/auth", authRoutes(services));
   hono.route("/api/auth", reportRoutes(services));
   hono.route("/api/files", fileRoutes(services));
+  hono.route("/api/report-submissions", exportRoutes(services));
   hono.on(["GET", "POST"], GRAPHQL_PATH, async (c) => {
     // Only JSON and multipart uploads (guarded above) reach GraphQL: form-encoded and text bodies are
     // what a page on another site can make a browser send with our cookies, without a preflight.

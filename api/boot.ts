@@ -11,6 +11,7 @@ import { createPubSub } from "./lib/pubsub.ts";
 import { createBlobStore } from "./lib/blob-store.ts";
 import { createMailer } from "./lib/mailer.ts";
 import { logInfo, setLogLevel } from "./lib/log.ts";
+import { startNotifier } from "./modules/notifications/notifier.ts";
 
 export const DEFAULT_SITE_ROOT = fileURLToPath(new URL("../site/dist", import.meta.url));
 
@@ -49,6 +50,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
   }
   const pubsub = await createPubSub(database);
   const services: Services = { config, database, pubsub, blobs: createBlobStore(config.blobs), mailer: createMailer(config.mail) };
+  const stopNotifier = startNotifier(services);
   const app = createApp(services, { siteRoot: options.siteRoot ?? DEFAULT_SITE_ROOT });
   const server = Bun.serve<SocketData>({
     port: options.port ?? config.port,
@@ -70,6 +72,8 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
       if (stopped) return;
       stopped = true;
       await server.stop(true);
+      // Before the pubsub, mailer and database it uses are closed: mail under way is finished first.
+      await stopNotifier();
       await pubsub.close();
       await services.mailer.close();
       await database.close();

@@ -3,6 +3,7 @@ import { makeServer } from "graphql-ws";
 import type { ExecutionArgs } from "graphql";
 import type { Ctx } from "../context.ts";
 import { resolveStaffSessionByHash } from "../modules/auth/sessions.ts";
+import { markReporterOffline } from "../modules/conversations/presence.ts";
 import { reporterSessionAlive } from "../modules/reporting/sessions.ts";
 import type { GraphqlServer } from "./yoga.ts";
 
@@ -70,6 +71,8 @@ export function createWebSocketHandler(yoga: GraphqlServer): WebSocketHandler<So
     async close(socket, code, reason) {
       clearInterval(socket.data.keepAlive);
       await socket.data.closed?.(code, reason);
+      // A reporter's page has gone: their side of the chat reads Offline (errors are only logged).
+      await markReporterOffline(socket.data.ctx);
     },
   };
 }

@@ -14,10 +14,16 @@ export interface LanternEvent {
 }
 
 type Listener = (payload: Record<string, unknown>) => void;
+type PrefixListener = (topic: string, payload: Record<string, unknown>) => void;
 
 export interface PubSub {
   publish(topic: string, payload: Record<string, unknown>): Promise<void>;
   subscribe(topic: string, listener: Listener): () => void;
+  /**
+   * Every topic that starts with `prefix` (topics are per organisation or per report, so a
+   * process-wide consumer such as the mail notifier cannot name them in advance).
+   */
+  subscribePrefix(prefix: string, listener: PrefixListener): () => void;
   /** An async iterator over a topic, for GraphQL subscriptions; ends when the consumer returns. */
   iterate(topic: string): AsyncIterableIterator<Record<string, unknown>>;
   close(): Promise<void>;
@@ -25,6 +31,7 @@ export interface PubSub {
 
 export async function createPubSub(database: DatabaseHandle): Promise<PubSub> {
   const listeners = new Map<string, Set<Listener>>();
+  const prefixListeners = new Set<{ prefix: string; listener: PrefixListener }>();
   const stop = await database.listen(CHANNEL, (raw) => {
     let event: LanternEvent;
     try {
@@ -34,6 +41,15 @@ export async function createPubSub(database: DatabaseHandle): Promise<PubSub> {
       return;
     }
     for (const listener of listeners.get(event.topic) ?? []) listener(event.payload);
+    for (const entry of prefixListeners) {
+      if (!event.topic.startsWith(entry.prefix)) continue;
+      // One failing consumer must not keep the event from the others.
+      try {
+        entry.listener(event.topic, event.payload);
+      } catch (error) {
+        logError("An event listener failed", error, { prefix: entry.prefix });
+      }
+    }
   });
 
   const subscribe = (topic: string, listener: Listener) => {
@@ -51,6 +67,13 @@ export async function createPubSub(database: DatabaseHandle): Promise<PubSub> {
       await database.notify(CHANNEL, JSON.stringify({ topic, payload } satisfies LanternEvent));
     },
     subscribe,
+    subscribePrefix(prefix, listener) {
+      const entry = { prefix, listener };
+      prefixListeners.add(entry);
+      return () => {
+        prefixListeners.delete(entry);
+      };
+    },
     iterate(topic) {
       const queue: Record<string, unknown>[] = [];
       let wake: (() => void) | null = null;
@@ -83,6 +106,7 @@ export async function createPubSub(database: DatabaseHandle): Promise<PubSub> {
     },
     async close() {
       listeners.clear();
+      prefixListeners.clear();
       await stop();
     },
   };

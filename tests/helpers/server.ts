@@ -20,9 +20,13 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-/** Boots a real Lantern on a random port over a fresh copy of the migrated template database. */
-export async function startTestServer(options: { env?: Record<string, string>; siteRoot?: string } = {}): Promise<TestServer> {
-  const database = await cloneTemplate();
+/**
+ * Boots a real Lantern on a random port over a fresh copy of the migrated template database, or,
+ * given `databaseUrl` (Postgres only), over another server's database: a second instance, for
+ * events that must cross instances. That database stays its first server's to drop.
+ */
+export async function startTestServer(options: { env?: Record<string, string>; siteRoot?: string; databaseUrl?: string } = {}): Promise<TestServer> {
+  const database = options.databaseUrl ? { url: options.databaseUrl, pglite: null, drop: async () => {} } : await cloneTemplate();
   const dataDir = mkdtempSync(join(tmpdir(), "lantern-test-"));
   const config = parseConfig({
     DATA_DIR: dataDir,

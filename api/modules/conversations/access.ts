@@ -14,6 +14,8 @@ export interface ConversationAccess {
   userId: string | null;
   submission: typeof reportSubmissions.$inferSelect;
   conversation: typeof reportConversations.$inferSelect;
+  /** Set by writableConversation when a staff reply re-opened the closed report in its transaction. */
+  reopened?: boolean;
 }
 
 /**

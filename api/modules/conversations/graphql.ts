@@ -1,11 +1,24 @@
+import { Repeater } from "graphql-yoga";
 import { builder } from "../../graphql/builder.ts";
-import { MESSAGE_SENDERS, MESSAGE_TYPES } from "../../shared/enums.ts";
+import { MESSAGE_SENDERS, MESSAGE_TYPES, PRESENCE_STATUSES } from "../../shared/enums.ts";
+import { requirePermission } from "../access/policy.ts";
+import { newReportTopic } from "../reporting/complete.ts";
+import { reportUpdatedTopic } from "../reports/events.ts";
+import { PriorityEnum, ReportSubmissionType, SortDirectionEnum } from "../reports/graphql-types.ts";
+import { reportFor } from "../reports/policy.ts";
 import { conversationFor } from "./access.ts";
+import { CONVERSATION_SORT_KEYS, listConversations, liveScope, watchScope, type ConversationItem, type LastMessageView } from "./list.ts";
 import { listMessages, messageById, messageTopic, readMessages, unreadCount, type MessageView } from "./messages.ts";
+import { presenceFromEvent, presenceTopic, presenceWatch, updateUserStatus, type PresenceEvent, type PresenceView } from "./presence.ts";
 import { sendMessage } from "./send.ts";
+import { activityTopic, announceRead } from "./write.ts";
 
 const MessageTypeEnum = builder.enumType("MessageType", { values: MESSAGE_TYPES });
 const MessageSenderEnum = builder.enumType("MessageSender", { values: MESSAGE_SENDERS });
+const PresenceStatusEnum = builder.enumType("PresenceStatus", { values: PRESENCE_STATUSES });
+const ConversationSortKeyEnum = builder.enumType("ConversationSortKey", { values: CONVERSATION_SORT_KEYS });
+
+const idOrNull = (id: string | number | null | undefined) => (id === null || id === undefined ? null : String(id));
 
 const MessageUserType = builder.objectRef<NonNullable<MessageView["fromUser"]>>("MessageUser").implement({
   fields: (t) => ({ id: t.exposeID("id"), firstName: t.exposeString("firstName"), lastName: t.exposeString("lastName") }),
@@ -43,7 +56,68 @@ const SendMessageInput = builder.inputType("ReportConversationMessageInput", {
   }),
 });
 
+const LastMessageType = builder.objectRef<LastMessageView>("ReportConversationLastMessage").implement({
+  fields: (t) => ({
+    type: t.expose("type", { type: MessageTypeEnum }),
+    message: t.exposeString("message"),
+    from: t.expose("from", { type: MessageSenderEnum }),
+    fromUser: t.expose("fromUser", { type: MessageUserType, nullable: true }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+  }),
+});
+
+const ConversationItemType = builder.objectRef<ConversationItem>("ReportConversationItem").implement({
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    submission: t.expose("submission", { type: ReportSubmissionType }),
+    lastMessage: t.expose("lastMessage", { type: LastMessageType, nullable: true }),
+    otherUserStatus: t.expose("otherUserStatus", { type: PresenceStatusEnum, description: "The reporter's presence." }),
+    lastSeenAt: t.expose("lastSeenAt", { type: "DateTime", nullable: true }),
+    lastTypedAt: t.expose("lastTypedAt", { type: "DateTime", nullable: true }),
+    concluded: t.exposeBoolean("concluded"),
+    closed: t.exposeBoolean("closed"),
+    unreadMessages: t.exposeInt("unreadMessages"),
+  }),
+});
+
+const ConversationListType = builder.objectRef<{ total: number; list: ConversationItem[] }>("ReportConversationList").implement({
+  fields: (t) => ({ total: t.exposeInt("total"), list: t.expose("list", { type: [ConversationItemType] }) }),
+});
+
+const PresenceType = builder.objectRef<PresenceView>("ReportConversationPresence").implement({
+  description: "The other side's presence: staff see the reporter's, the reporter sees the staff side's.",
+  fields: (t) => ({
+    otherUserStatus: t.expose("otherUserStatus", { type: PresenceStatusEnum }),
+    lastSeenAt: t.expose("lastSeenAt", { type: "DateTime", nullable: true }),
+    lastTypedAt: t.expose("lastTypedAt", { type: "DateTime", nullable: true }),
+  }),
+});
+
+interface ConversationEvent {
+  submissionId: string;
+  action: "message" | "presence" | "updated";
+}
+
+const ConversationEventType = builder.objectRef<ConversationEvent>("ReportConversationEvent").implement({
+  fields: (t) => ({ submissionId: t.exposeID("submissionId"), action: t.exposeString("action", { description: "message, presence or updated" }) }),
+});
+
 builder.queryFields((t) => ({
+  reportConversations: t.field({
+    type: ConversationListType,
+    args: {
+      search: t.arg.string(),
+      organisationID: t.arg.id(),
+      priority: t.arg({ type: PriorityEnum }),
+      sortBy: t.arg({ type: ConversationSortKeyEnum }),
+      sortDir: t.arg({ type: SortDirectionEnum }),
+      limit: t.arg.int(),
+      offset: t.arg.int(),
+    },
+    authScopes: { permission: "ReportConversationList" },
+    resolve: (_root, args, ctx) => listConversations(ctx, { ...args, organisationID: idOrNull(args.organisationID) }),
+  }),
   reportConversationMessages: t.field({
     type: MessagePageType,
     description: "A page of a report's chat, oldest first. Reporters always get their own report's.",
@@ -61,7 +135,18 @@ builder.mutationFields((t) => ({
   }),
   reportConversationReadMessages: t.int({
     args: { reportSubmissionID: t.arg.id(), messageIDs: t.arg.idList({ required: true }) },
-    resolve: (_root, args, ctx) => readMessages(ctx, args.reportSubmissionID ? String(args.reportSubmissionID) : null, args.messageIDs.map(String)),
+    resolve: async (_root, args, ctx) => {
+      const id = idOrNull(args.reportSubmissionID);
+      const changed = await readMessages(ctx, id, args.messageIDs.map(String));
+      // Only staff reading changes what the organisation's views count as unread.
+      if (changed > 0 && id && ctx.actor.kind === "staff") await announceRead(ctx, id);
+      return changed;
+    },
+  }),
+  reportConversationUpdateUserStatus: t.boolean({
+    description: "Sets the caller's presence in a report's chat: a reporter their own, staff on the report's team the staff side's.",
+    args: { reportSubmissionID: t.arg.id(), status: t.arg({ type: PresenceStatusEnum, required: true }) },
+    resolve: (_root, args, ctx) => updateUserStatus(ctx, idOrNull(args.reportSubmissionID), args.status),
   }),
 }));
 
@@ -94,5 +179,47 @@ builder.subscriptionFields((t) => ({
       }
     },
     resolve: (_event, args, ctx) => unreadCount(ctx, args.reportSubmissionID ? String(args.reportSubmissionID) : null),
+  }),
+  reportConversation: t.field({
+    type: PresenceType,
+    description: "The other side's presence now, then on every change.",
+    args: { reportSubmissionID: t.arg.id() },
+    subscribe: async (_root, args, ctx) => {
+      const watch = await presenceWatch(ctx, idOrNull(args.reportSubmissionID));
+      return new Repeater<PresenceView>(async (push, stop) => {
+        const off = ctx.services.pubsub.subscribe(presenceTopic(watch.submissionId), (payload) => {
+          const event = payload as unknown as PresenceEvent;
+          if (event.side === watch.other) void push(presenceFromEvent(event));
+        });
+        void push(watch.current);
+        await stop;
+        off();
+      });
+    },
+    resolve: (presence) => presence,
+  }),
+  reportConversations: t.field({
+    type: ConversationEventType,
+    description: "Which conversation changed, so the Conversations page can refresh its row.",
+    args: { organisationID: t.arg.id() },
+    authScopes: { permission: "ReportConversationList" },
+    subscribe: async (_root, args, ctx) => {
+      const actor = requirePermission(ctx, "ReportConversationList");
+      const scope = await liveScope(ctx, actor, idOrNull(args.organisationID));
+      // Each event is checked against the subscriber's access as it is now, e.g. a member's team.
+      const visible = (submissionId: string) => reportFor(ctx, ctx.db, submissionId, "ReportConversationList").then(() => true, () => false);
+      return new Repeater<ConversationEvent>(async (push, stop) => {
+        const off = watchScope(ctx.services.pubsub, scope, [activityTopic, reportUpdatedTopic, newReportTopic], (topic, payload) => {
+          const submissionId = typeof payload.submissionId === "string" ? payload.submissionId : null;
+          if (!submissionId) return;
+          const chat = topic.startsWith(activityTopic("")) && (payload.action === "message" || payload.action === "presence");
+          const action = chat ? (payload.action as ConversationEvent["action"]) : "updated";
+          void visible(submissionId).then((ok) => (ok ? push({ submissionId, action }) : undefined));
+        });
+        await stop;
+        off();
+      });
+    },
+    resolve: (event) => event,
   }),
 }));

@@ -1,6 +1,7 @@
 import { builder } from "../../graphql/builder.ts";
 import { requireStaff } from "../access/policy.ts";
 import { AttachmentType, WidgetTypeEnum } from "../reporting/graphql-types.ts";
+import "./graphql-live.ts";
 import { getReport, reportAnswers, reportAttachments, reportPagesCount, type ReportAnswerPageView, type ReportAnswerView } from "./detail.ts";
 import { ReportListFilterEnum, ReportListType, ReportSubmissionType, SortDirectionEnum, SortKeyEnum } from "./graphql-types.ts";
 import { listReportIds } from "./list.ts";

@@ -1,0 +1,115 @@
+import type { Services } from "../../context.ts";
+import { isUuid } from "../../lib/ids.ts";
+import { logError, logInfo } from "../../lib/log.ts";
+import type { OutgoingMail } from "../../lib/mailer.ts";
+import { reportConsoleUrl } from "../reports/forward-email.ts";
+import { claimNotification, type NotificationKind } from "./claim.ts";
+import { distinctAddresses, noticeReport, reporterMessageReport, subscriberAddresses, teamAddresses, type NoticeReport } from "./recipients.ts";
+
+/**
+ * Email notifications for staff: a new report (to the organisation's subscriber and the team, if
+ * any) and a new message from the reporter (to the team members who have not muted the report).
+ *
+ * A mail says that something happened and links to the console, where the reader must sign in
+ * and be allowed to see the report. It never carries answers, messages, names or anything else
+ * from the report: mail is stored in the clear, forwarded and read on shared screens.
+ */
+
+/** `newReportTopic(organisationId)` in reporting/complete.ts, published on completion and for enquiries. */
+export const NEW_REPORT_PREFIX = "report.new.";
+/** `messageTopic(submissionId)` in conversations/messages.ts, published for each new and seen message. */
+export const MESSAGE_PREFIX = "conversation.message.";
+
+export const NEW_REPORT_SUBJECT = "A new report was received";
+export const newMessageSubject = (reportID: string) => `There is a new message on report ${reportID}`;
+
+export function notificationMail(to: string, subject: string, url: string): OutgoingMail {
+  return { to, subject, text: [`${subject}.`, "", "Sign in to the admin console to view it:", url, ""].join("\n") };
+}
+
+/**
+ * What may be logged about a failure: the error's code or class, never its message, which for
+ * SMTP rejections quotes the recipient's address.
+ */
+function reason(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string" || typeof code === "number") return String(code);
+  return error instanceof Error ? error.name : typeof error;
+}
+
+interface Notice {
+  kind: NotificationKind;
+  eventId: string;
+  report: NoticeReport;
+  addresses: string[];
+  subject: string;
+}
+
+/** Claims the event (exactly one instance wins, see claim.ts), then mails each address on its own, so no one sees the others. */
+async function deliver(services: Services, notice: Notice): Promise<void> {
+  const addresses = distinctAddresses(notice.addresses);
+  // Nobody to tell: no claim either, so the audit log is not filled with notices that were never sent.
+  if (addresses.length === 0) return;
+  const claimed = await claimNotification(services.database.db, {
+    kind: notice.kind,
+    eventId: notice.eventId,
+    organisationId: notice.report.organisationId,
+    submissionId: notice.report.id,
+    reportId: notice.report.reportId,
+  });
+  if (!claimed) return;
+  const url = reportConsoleUrl(services.config, notice.report.formId, notice.report.id);
+  let failed = 0;
+  for (const address of addresses) {
+    try {
+      await services.mailer.send(notificationMail(address, notice.subject, url));
+    } catch (error) {
+      failed += 1;
+      logError("Could not send a notification email", undefined, { kind: notice.kind, reason: reason(error) });
+    }
+  }
+  logInfo("Sent notification emails", { kind: notice.kind, sent: addresses.length - failed, failed });
+}
+
+async function onNewReport(services: Services, payload: Record<string, unknown>): Promise<void> {
+  const submissionId = payload.submissionId;
+  if (!isUuid(submissionId)) return;
+  const db = services.database.db;
+  const report = await noticeReport(db, submissionId);
+  if (!report) return;
+  const addresses = [...(await subscriberAddresses(db, report.organisationId)), ...(await teamAddresses(db, report.id))];
+  await deliver(services, { kind: "NotifyNewReport", eventId: `report.new:${report.id}`, report, addresses, subject: NEW_REPORT_SUBJECT });
+}
+
+async function onMessage(services: Services, payload: Record<string, unknown>): Promise<void> {
+  // "seen" receipts travel on the same topic; only new messages are news.
+  if (payload.action !== "new" || !isUuid(payload.messageId)) return;
+  const db = services.database.db;
+  const submissionId = await reporterMessageReport(db, payload.messageId);
+  const report = submissionId ? await noticeReport(db, submissionId) : null;
+  if (!report) return;
+  const subject = newMessageSubject(report.reportId ?? "");
+  await deliver(services, { kind: "NotifyNewMessage", eventId: `conversation.message:${payload.messageId}`, report, addresses: await teamAddresses(db, report.id), subject });
+}
+
+/**
+ * Starts listening; the returned function stops listening and waits for the mail already under
+ * way. A failure is logged (without addresses or content) and never reaches the code that
+ * published the event: notifications are a courtesy, the report and the message are already saved.
+ */
+export function startNotifier(services: Services): () => Promise<void> {
+  const pending = new Set<Promise<void>>();
+  const run = (kind: NotificationKind, work: () => Promise<void>) => {
+    const task = work().catch((error: unknown) => logError("A notification failed", undefined, { kind, reason: reason(error) }));
+    pending.add(task);
+    void task.finally(() => pending.delete(task));
+  };
+  const unsubscribe = [
+    services.pubsub.subscribePrefix(NEW_REPORT_PREFIX, (_topic, payload) => run("NotifyNewReport", () => onNewReport(services, payload))),
+    services.pubsub.subscribePrefix(MESSAGE_PREFIX, (_topic, payload) => run("NotifyNewMessage", () => onMessage(services, payload))),
+  ];
+  return async () => {
+    for (const stop of unsubscribe) stop();
+    await Promise.allSettled([...pending]);
+  };
+}
