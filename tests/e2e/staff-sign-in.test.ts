@@ -41,10 +41,12 @@ describe("staff sign-in in a real browser", () => {
 
     await page.getByLabel("Password").fill("browser-pass-1");
     await page.getByRole("button", { name: "Login" }).click();
-    await page.getByText("Signed in to Browser Test Org").waitFor();
+    await page.getByText("You are viewing organisation: Browser Test Org").waitFor();
+    await page.getByText("Reports Received").waitFor();
     expect(new URL(page.url()).pathname).toBe("/admin/dashboard");
     await screenshot(page, "staff-sign-in-3-signed-in");
 
+    await page.locator(".user-menu__toggle").click();
     await page.getByRole("button", { name: "Sign Out" }).click();
     await page.getByRole("heading", { name: "Admin Control Panel" }).waitFor();
     const check = await page.evaluate(() => fetch("/api/auth/check").then((r) => r.text()));

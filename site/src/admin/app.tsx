@@ -1,9 +1,12 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
+import { Provider } from 'urql';
 import { useStore } from '../lib/use-store';
-import { $session, restoreSession, type SessionState } from './features/auth/session-store';
+import { $session, recheckSession, restoreSession, type SessionState } from './features/auth/session-store';
+import { createAdminClient } from './graphql-client';
 import { $location, navigate, startRouter, type AdminLocation } from './router';
 import { resolveSignedInRoute, resolveSignedOutRoute, type RouteResult } from './routes';
 import { AppShell } from './shell/app-shell';
+import { clearNotices } from './ui/notice-store';
 import { StatusScreen } from './ui/status-screen';
 
 function resolve(session: SessionState, location: AdminLocation, returnPath?: string): RouteResult | undefined {
@@ -18,11 +21,18 @@ export function AdminApp() {
   const location = useStore($location);
   // Where a signed-out visitor was headed, to return there after login.
   const returnPath = useRef<string>(undefined);
+  const viewerID = session.status === 'signed-in' ? session.viewer.id : undefined;
+  // One client (and so one cache) per signed-in user: signing in again starts from nothing.
+  const client = useMemo(() => (viewerID ? createAdminClient(() => void recheckSession()) : undefined), [viewerID]);
 
   useEffect(() => {
     startRouter();
     void restoreSession();
   }, []);
+
+  useEffect(() => {
+    if (!viewerID) clearNotices();
+  }, [viewerID]);
 
   const route = resolve(session, location, returnPath.current);
   const redirectTo = route?.kind === 'redirect' ? route.to : undefined;
@@ -51,6 +61,12 @@ export function AdminApp() {
     );
   }
   if (route === undefined || route.kind === 'redirect') return null;
-  if (route.layout === 'bare' || session.status !== 'signed-in') return route.element;
-  return <AppShell viewer={session.viewer}>{route.element}</AppShell>;
+  if (route.layout === 'bare' || session.status !== 'signed-in' || !client) return route.element;
+  return (
+    <Provider value={client}>
+      <AppShell viewer={session.viewer} organisationID={route.organisationID}>
+        {route.element}
+      </AppShell>
+    </Provider>
+  );
 }

@@ -1,15 +1,19 @@
 import type { ReactNode } from 'react';
 import { LoginPage } from './features/auth/components/login-page';
-import { homePathFor, type Viewer } from './features/auth/viewer';
+import { DashboardPage } from './features/dashboard/dashboard-page';
 import { HomePage } from './features/home/home-page';
+import { ReportDetailPage } from './features/reports/detail/report-detail-page';
+import { ReportListPage } from './features/reports/list/report-list-page';
+import { matchScreen, reportDetailPath, type Screen } from './paths';
 import type { AdminLocation } from './router';
 import { NotFoundPage } from './ui/not-found-page';
+import { can, homePathFor, isGuestMember, isSuperAdmin, type Viewer } from './viewer';
 
 // Which screen a location shows, for a signed-out visitor and for a viewer.
 // Pure functions of their inputs, so the rules can be read in one place.
 
 export type RouteResult =
-  | { kind: 'page'; layout: 'bare' | 'shell'; element: ReactNode }
+  | { kind: 'page'; layout: 'bare' | 'shell'; element: ReactNode; organisationID?: string }
   | { kind: 'redirect'; to: string; rememberReturnPath?: boolean };
 
 export const ADMIN_ROOT = '/admin';
@@ -23,9 +27,11 @@ const PUBLIC_PATHS = [
   /^\/admin\/verify(?:\/[^/]+)?$/,
 ];
 
-function page(layout: 'bare' | 'shell', element: ReactNode): RouteResult {
-  return { kind: 'page', layout, element };
+function page(layout: 'bare' | 'shell', element: ReactNode, organisationID?: string): RouteResult {
+  return organisationID ? { kind: 'page', layout, element, organisationID } : { kind: 'page', layout, element };
 }
+
+const notFound = () => page('shell', <NotFoundPage />);
 
 export function resolveSignedOutRoute(location: AdminLocation): RouteResult {
   if (location.pathname === ADMIN_ROOT) {
@@ -39,18 +45,50 @@ export function resolveSignedOutRoute(location: AdminLocation): RouteResult {
 }
 
 export function resolveSignedInRoute(location: AdminLocation, viewer: Viewer, returnPath?: string): RouteResult {
+  const screen = matchScreen(location.pathname);
+  // The organisation-scoped variants are the super admin's way into one organisation.
+  if ('organisationID' in screen && screen.organisationID !== undefined && !isSuperAdmin(viewer)) return notFound();
+  return screenRoute(screen, viewer, returnPath);
+}
+
+function screenRoute(screen: Screen, viewer: Viewer, returnPath?: string): RouteResult {
   const home = homePathFor(viewer);
-  const organisationName = viewer.organisation?.name ?? null;
-  switch (location.pathname) {
-    case ADMIN_ROOT:
+  switch (screen.name) {
+    case 'root':
       return { kind: 'redirect', to: returnPath ?? home };
-    case '/admin/dashboard':
+    case 'dashboard':
       // Guest members have no organisation dashboard.
-      if (viewer.role.name === 'GUEST_MEMBER') return { kind: 'redirect', to: home };
-      return page('shell', <HomePage organisationName={organisationName} />);
-    case '/admin/manage/organisations':
-      return page('shell', <HomePage organisationName={organisationName} />);
-    default:
-      return page('shell', <NotFoundPage />);
+      if (isGuestMember(viewer)) return { kind: 'redirect', to: home };
+      return page('shell', <DashboardPage key={screen.organisationID ?? ''} viewer={viewer} organisationID={screen.organisationID} />, screen.organisationID);
+    case 'organisations':
+      return page('shell', <HomePage organisationName={viewer.organisation?.name ?? null} />);
+    case 'report-list':
+      if (!can(viewer, 'ReportSubmissionList')) return notFound();
+      return page(
+        'shell',
+        <ReportListPage key={`${screen.organisationID ?? ''}/${screen.tagID ?? ''}`} viewer={viewer} organisationID={screen.organisationID} tagID={screen.tagID} />,
+        screen.organisationID,
+      );
+    case 'report-detail': {
+      if (!can(viewer, 'ReportSubmissionRead')) return notFound();
+      // 'edit' is the overview's alias; Activity Logs are not offered yet, so their address shows the report.
+      if (screen.tab === 'activities') {
+        return { kind: 'redirect', to: reportDetailPath('overview', screen.reportFormID, screen.reportSubmissionID, screen.organisationID) };
+      }
+      return page(
+        'shell',
+        <ReportDetailPage
+          key={screen.reportSubmissionID}
+          viewer={viewer}
+          tab={screen.tab === 'edit' ? 'overview' : screen.tab}
+          reportFormID={screen.reportFormID}
+          reportSubmissionID={screen.reportSubmissionID}
+          organisationID={screen.organisationID}
+        />,
+        screen.organisationID,
+      );
+    }
+    case 'not-found':
+      return notFound();
   }
 }

@@ -1,21 +1,50 @@
-import { useState, type ReactNode } from 'react';
-import { signOut } from '../features/auth/session-store';
-import { displayName, type Viewer } from '../features/auth/viewer';
+import { useEffect, useState, type ReactNode } from 'react';
 import { FALLBACK_ERROR_MESSAGE } from '../../lib/http';
+import { useStore } from '../../lib/use-store';
+import { signOut } from '../features/auth/session-store';
+import { $location, navigate } from '../router';
 import { ErrorBanner } from '../ui/error-banner';
-import { navigate } from '../router';
+import { Notices } from '../ui/notices';
+import { displayName, isSuperAdmin, type Viewer } from '../viewer';
+import { AccountBanners } from './account-banners';
+import { $sidebarOpen, setSidebarOpen } from './shell-store';
+import { useDisconnect, useOrganisationName, useOrganisationUserStats } from './shell-data';
+import { Sidebar } from './sidebar';
 import { TopBar } from './top-bar';
 
 type AppShellProps = {
   viewer: Viewer;
+  /** Set while a super admin works inside one organisation. */
+  organisationID?: string | undefined;
   children: ReactNode;
 };
 
-// Frame around every signed-in page. The sidebar and notifications join it
-// when the console grows.
-export function AppShell({ viewer, children }: AppShellProps) {
+function bannerText(viewer: Viewer, organisationName: string | undefined): string | undefined {
+  if (!organisationName) return undefined;
+  return isSuperAdmin(viewer) ? `You are managing organisation: ${organisationName}` : `You are viewing organisation: ${organisationName}`;
+}
+
+// Frame around every signed-in page: sidebar, top bar, account warnings and notices.
+export function AppShell({ viewer, organisationID, children }: AppShellProps) {
   const [signingOut, setSigningOut] = useState(false);
   const [error, setError] = useState<string>();
+  const sidebarOpen = useStore($sidebarOpen);
+  const location = useStore($location);
+  const organisationName = useOrganisationName(viewer, organisationID);
+  const stats = useOrganisationUserStats(viewer, organisationID);
+  useDisconnect();
+
+  // A link followed from the narrow-screen menu closes it.
+  useEffect(() => setSidebarOpen(false), [location.pathname]);
+
+  useEffect(() => {
+    if (!sidebarOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setSidebarOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [sidebarOpen]);
 
   const onSignOut = async () => {
     setSigningOut(true);
@@ -31,13 +60,34 @@ export function AppShell({ viewer, children }: AppShellProps) {
 
   return (
     <div className="admin-shell">
-      <TopBar name={displayName(viewer)} roleLabel={viewer.role.label} signingOut={signingOut} onSignOut={onSignOut} />
-      {error && (
-        <div className="container">
-          <ErrorBanner message={error} />
-        </div>
-      )}
-      {children}
+      <Sidebar
+        viewer={viewer}
+        organisationID={organisationID}
+        open={sidebarOpen}
+        unassignedReports={stats?.unassignedReports}
+        signingOut={signingOut}
+        onSignOut={() => void onSignOut()}
+      />
+      {sidebarOpen && <div className="sidebar-backdrop" aria-hidden="true" onClick={() => setSidebarOpen(false)} />}
+      <div className="admin-shell__main">
+        <TopBar
+          name={displayName(viewer)}
+          roleLabel={viewer.role.label}
+          banner={bannerText(viewer, organisationName)}
+          sidebarOpen={sidebarOpen}
+          signingOut={signingOut}
+          onToggleSidebar={() => setSidebarOpen(!sidebarOpen)}
+          onSignOut={() => void onSignOut()}
+        />
+        <AccountBanners viewer={viewer} />
+        {error && (
+          <div className="admin-page">
+            <ErrorBanner message={error} />
+          </div>
+        )}
+        {children}
+      </div>
+      <Notices />
     </div>
   );
 }

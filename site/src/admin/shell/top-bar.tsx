@@ -1,23 +1,32 @@
+import { UserMenu } from './user-menu';
+
 type TopBarProps = {
   name: string;
   roleLabel: string;
+  /** 'You are managing organisation: …' (super admin) or the viewing variant; none without an organisation. */
+  banner?: string;
+  sidebarOpen: boolean;
   signingOut: boolean;
+  onToggleSidebar: () => void;
   onSignOut: () => void;
 };
 
-export function TopBar({ name, roleLabel, signingOut, onSignOut }: TopBarProps) {
+export function TopBar({ name, roleLabel, banner, sidebarOpen, signingOut, onToggleSidebar, onSignOut }: TopBarProps) {
   return (
     <header className="admin-top-bar">
+      <button
+        type="button"
+        className="admin-top-bar__menu"
+        aria-expanded={sidebarOpen}
+        aria-controls="admin-sidebar"
+        aria-label={sidebarOpen ? 'Close menu' : 'Open menu'}
+        onClick={onToggleSidebar}
+      >
+        <span className="hamburger" aria-hidden="true" />
+      </button>
       <span className="admin-top-bar__brand">Lantern</span>
-      <div className="admin-top-bar__user">
-        <span className="admin-top-bar__identity">
-          <span className="admin-top-bar__name">{name}</span>
-          <span className="admin-top-bar__role">{roleLabel}</span>
-        </span>
-        <button type="button" className="button button--small button--secondary" onClick={onSignOut} disabled={signingOut}>
-          Sign Out
-        </button>
-      </div>
+      {banner && <p className="admin-top-bar__banner">{banner}</p>}
+      <UserMenu name={name} roleLabel={roleLabel} signingOut={signingOut} onSignOut={onSignOut} />
     </header>
   );
 }

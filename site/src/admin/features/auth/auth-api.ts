@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { graphqlRequest } from '../../../lib/graphql';
 import { FALLBACK_ERROR_MESSAGE, fetchText, postJson } from '../../../lib/http';
-import { parseViewerData, VIEWER_QUERY, type Viewer } from './viewer';
+import { parseViewerData, VIEWER_QUERY, type Viewer } from '../../viewer';
 
 // The REST sign-in calls and the viewer query, each reduced to the outcomes
 // the screens care about.

@@ -1,7 +1,8 @@
 import { atom } from 'nanostores';
-import { FALLBACK_ERROR_MESSAGE } from '../../../lib/http';
+import { FALLBACK_ERROR_MESSAGE, fetchText } from '../../../lib/http';
+import { disposeLive } from '../../../lib/live';
+import type { Viewer } from '../../viewer';
 import { checkSession, loadViewer, logout, type ViewerOutcome } from './auth-api';
-import type { Viewer } from './viewer';
 
 // The one place that knows whether someone is signed in. Screens read
 // $session; only the actions below change it.
@@ -20,6 +21,8 @@ function apply(outcome: ViewerOutcome): void {
       $session.set({ status: 'signed-in', viewer: outcome.viewer });
       return;
     case 'signed-out':
+      // No live socket may keep retrying against a session that is gone.
+      disposeLive();
       $session.set({ status: 'signed-out' });
       return;
     case 'error':
@@ -48,9 +51,32 @@ export async function completeSignIn(): Promise<{ ok: true } | { ok: false; mess
 // move away from a page that is about to require a session.
 export async function signOut(beforeSignedOut: () => void): Promise<{ ok: boolean }> {
   const result = await logout();
-  if (result.ok) {
-    beforeSignedOut();
-    $session.set({ status: 'signed-out' });
-  }
+  if (result.ok) endSession(beforeSignedOut);
   return result;
+}
+
+/** The server ended this session (sign-out elsewhere, access removed): forget the user at once. */
+export function endSession(beforeSignedOut: () => void): void {
+  disposeLive();
+  beforeSignedOut();
+  $session.set({ status: 'signed-out' });
+}
+
+let rechecking: Promise<void> | undefined;
+
+/**
+ * A GraphQL call said UNAUTHENTICATED: ask the session check, and only if it answers
+ * 'unauthorised' sign the user out. The router then bounces to /admin?bounced=1 and remembers
+ * the page. Many failing calls at once share one check.
+ */
+export function recheckSession(): Promise<void> {
+  if ($session.get().status !== 'signed-in') return Promise.resolve();
+  rechecking ??= (async () => {
+    const result = await fetchText('/api/auth/check');
+    const text = result.ok ? result.data : result.message;
+    if (text.trim() === 'unauthorised') apply({ kind: 'signed-out' });
+  })().finally(() => {
+    rechecking = undefined;
+  });
+  return rechecking;
 }

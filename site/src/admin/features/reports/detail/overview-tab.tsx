@@ -1,0 +1,66 @@
+import { useQuery } from 'urql';
+import { answerText } from '../../../../forms/answer-text';
+import { formatDateTime } from '../../../../lib/format';
+import { ErrorBanner } from '../../../ui/error-banner';
+import { errorMessage } from '../../../ui/errors';
+import type { Viewer } from '../../../viewer';
+import { ANSWERS_QUERY, type AnswerPage, type ReportDetail } from './detail-api';
+import { IdentifiersCard } from './identifiers-card';
+import type { ReportRules } from './report-rules';
+
+type OverviewTabProps = { viewer: Viewer; report: ReportDetail; rules: ReportRules; organisationID?: string | undefined };
+
+export function OverviewTab({ viewer, report, rules, organisationID }: OverviewTabProps) {
+  return (
+    <div className="report-overview">
+      {rules.showIdentifiers && <IdentifiersCard viewer={viewer} report={report} organisationID={organisationID} />}
+      <DetailsCard report={report} />
+    </div>
+  );
+}
+
+function DetailsCard({ report }: { report: ReportDetail }) {
+  const [result] = useQuery<{ reportSubmissionGet: { answers: AnswerPage[] } }>({ query: ANSWERS_QUERY, variables: { id: report.id } });
+  const pages = result.data?.reportSubmissionGet.answers;
+  return (
+    <section className="card stack" aria-labelledby="report-details-title">
+      <h2 id="report-details-title" className="card__title">
+        Report Details
+      </h2>
+      <dl className="facts">
+        <div>
+          <dt>ID</dt>
+          <dd>{report.reportID}</dd>
+        </div>
+        <div>
+          {/* The form overview screen is not built yet, so the name is plain text for everyone. */}
+          <dt>Form</dt>
+          <dd>{report.submissionForm.name}</dd>
+        </div>
+        <div>
+          <dt>Completed At</dt>
+          <dd>{report.completedAt ? (formatDateTime(report.completedAt) ?? 'N/A') : 'N/A'}</dd>
+        </div>
+      </dl>
+      <h3 className="answers__title">Submitted Answers</h3>
+      <ErrorBanner message={errorMessage(result.error)} />
+      {pages === undefined && !result.error && <p className="muted">Loading…</p>}
+      {pages?.length === 0 && <p className="muted">No answers submitted</p>}
+      {pages?.map((page, index) => (
+        <section key={`${index}-${page.name}`} className="answers" aria-labelledby={`answers-page-${index}`}>
+          <h4 id={`answers-page-${index}`} className="answers__page">
+            {page.name}
+          </h4>
+          <dl className="answers__list">
+            {page.answers.map((answer) => (
+              <div key={answer.widgetID} className="answers__item">
+                <dt>{answer.title}</dt>
+                <dd>{answerText(answer.type, answer.answer)}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+import { useQuery } from 'urql';
+import { reportListPath, type ReportTab } from '../../../paths';
+import { ErrorBanner } from '../../../ui/error-banner';
+import { errorCode, errorMessage } from '../../../ui/errors';
+import { Link } from '../../../ui/link';
+import { MissingScreen } from '../../../ui/missing-screen';
+import type { Viewer } from '../../../viewer';
+import { DETAIL_QUERY, type ReportDetail } from './detail-api';
+import { JoinTeam } from './join-team';
+import { ReportHeader } from './report-header';
+import { reportRules } from './report-rules';
+import { ReportTabs } from './report-tabs';
+
+type ReportDetailPageProps = {
+  viewer: Viewer;
+  tab: Exclude<ReportTab, 'edit' | 'activities'>;
+  reportFormID: string;
+  reportSubmissionID: string;
+  organisationID?: string | undefined;
+};
+
+export const REPORT_NOT_FOUND = 'Report Submission is not found';
+export const FORM_NOT_FOUND = 'Report Form is not found';
+
+export function ReportDetailPage({ viewer, tab, reportFormID, reportSubmissionID, organisationID }: ReportDetailPageProps) {
+  const [result] = useQuery<{ reportSubmissionGet: ReportDetail }>({ query: DETAIL_QUERY, variables: { id: reportSubmissionID } });
+  const listPath = reportListPath(organisationID);
+  const report = result.data?.reportSubmissionGet;
+
+  if (!report) {
+    if (errorCode(result.error) === 'NOT_FOUND') {
+      return (
+        <main className="admin-page">
+          <MissingScreen message={REPORT_NOT_FOUND} returnTo={listPath} returnLabel="Return to Reports" />
+        </main>
+      );
+    }
+    return (
+      <main className="admin-page stack">
+        <ErrorBanner message={errorMessage(result.error)} />
+        {!result.error && <p className="muted">Loading…</p>}
+      </main>
+    );
+  }
+  // The address names the report's form too; a report reached through another form's path is not there.
+  if (report.submissionForm.id !== reportFormID || (organisationID && report.submissionForm.organisationID !== organisationID)) {
+    return (
+      <main className="admin-page">
+        <MissingScreen message={FORM_NOT_FOUND} returnTo={listPath} returnLabel="Return to Reports" />
+      </main>
+    );
+  }
+
+  const rules = reportRules(viewer, report);
+  return (
+    <main className="admin-page stack">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link to={listPath}>Reports</Link>
+        <span aria-hidden="true"> / </span>
+        <span>{report.reportID}</span>
+      </nav>
+      <ErrorBanner message={errorMessage(result.error)} />
+      <ReportHeader viewer={viewer} report={report} rules={rules} />
+      {rules.hasTeam ? (
+        <ReportTabs viewer={viewer} report={report} rules={rules} tab={tab} organisationID={organisationID} />
+      ) : (
+        <JoinTeam report={report} canJoin={rules.canJoin} />
+      )}
+    </main>
+  );
+}

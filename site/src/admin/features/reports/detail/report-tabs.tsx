@@ -1,0 +1,69 @@
+import { useSubscription } from 'urql';
+import { reportDetailPath, type ReportTab } from '../../../paths';
+import { Link } from '../../../ui/link';
+import type { Viewer } from '../../../viewer';
+import { UNREAD_SUBSCRIPTION, type ReportDetail } from './detail-api';
+import { MessagesTab } from './messages-tab';
+import { NotesTab } from './notes-tab';
+import { OverviewTab } from './overview-tab';
+import type { ReportRules } from './report-rules';
+import { TeamTab } from './team-tab';
+import { UploadsTab } from './uploads-tab';
+
+type ShownTab = Exclude<ReportTab, 'edit' | 'activities'>;
+
+type ReportTabsProps = {
+  viewer: Viewer;
+  report: ReportDetail;
+  rules: ReportRules;
+  tab: ShownTab;
+  organisationID?: string | undefined;
+};
+
+type TabEntry = { tab: ShownTab; label: string; badge?: number };
+
+function tabEntries(rules: ReportRules, unread: number, uploads: number): TabEntry[] {
+  const entries: TabEntry[] = [];
+  if (rules.tabs.report) entries.push({ tab: 'overview', label: 'Report' });
+  entries.push({ tab: 'team', label: 'Team' });
+  if (rules.tabs.messages) entries.push({ tab: 'messages', label: 'Messages', badge: unread });
+  if (rules.tabs.uploads) entries.push({ tab: 'uploads', label: 'Uploads', badge: uploads });
+  if (rules.tabs.notes) entries.push({ tab: 'notes', label: 'Notes' });
+  return entries;
+}
+
+export function ReportTabs({ viewer, report, rules, tab, organisationID }: ReportTabsProps) {
+  // The unread count comes live from the chat; the report's own figure stands in until it does.
+  const [unread] = useSubscription<{ reportConversationTotalUnreadMessages: number }, number>(
+    { query: UNREAD_SUBSCRIPTION, variables: { id: report.id }, pause: !rules.tabs.messages },
+    (_previous, data) => data.reportConversationTotalUnreadMessages,
+  );
+  const entries = tabEntries(rules, unread.data ?? report.unreadMessages, report.attachmentsCount);
+  // A tab the viewer may not open (or a report without chat) shows the first one there is.
+  const current = entries.some((entry) => entry.tab === tab) ? tab : (entries[0]?.tab ?? 'team');
+
+  return (
+    <div className="stack">
+      <nav className="tabs" aria-label="Report sections">
+        {entries.map((entry) => (
+          <Link
+            key={entry.tab}
+            to={reportDetailPath(entry.tab, report.submissionForm.id, report.id, organisationID)}
+            className="tabs__tab"
+            current={entry.tab === current}
+          >
+            <span>{entry.label}</span>
+            {entry.badge !== undefined && entry.badge > 0 && <span className="tabs__badge">{entry.badge}</span>}
+          </Link>
+        ))}
+      </nav>
+      <div className="tab-panel">
+        {current === 'overview' && <OverviewTab viewer={viewer} report={report} rules={rules} organisationID={organisationID} />}
+        {current === 'team' && <TeamTab viewer={viewer} report={report} rules={rules} />}
+        {current === 'messages' && <MessagesTab viewer={viewer} report={report} rules={rules} />}
+        {current === 'uploads' && <UploadsTab report={report} />}
+        {current === 'notes' && <NotesTab report={report} rules={rules} />}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useClient } from 'urql';
+import { onLiveReconnect } from '../../../../lib/live';
+import { errorMessage } from '../../../ui/errors';
+import {
+  applyEvent,
+  CHAT_PAGE_SIZE,
+  mergeMessages,
+  MESSAGE_SUBSCRIPTION,
+  MESSAGES_QUERY,
+  READ_BATCH_MS,
+  READ_MUTATION,
+  SEND_MUTATION,
+  type ChatEvent,
+  type ChatMessage,
+} from './chat-api';
+
+type Page = { reportConversationMessages: { hasMore: boolean; messages: ChatMessage[] } };
+
+const pageVisible = () => document.visibilityState === 'visible';
+
+/**
+ * A report's chat while the Messages tab is open: history ten at a time, live events, sending, and
+ * read receipts for the reporter's messages (only when `markRead`: the team reads for the team).
+ */
+export function useChat(reportID: string, markRead: boolean) {
+  const client = useClient();
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [hasMore, setHasMore] = useState(false);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string>();
+  const [visible, setVisible] = useState(pageVisible);
+  const marking = useRef(new Set<string>());
+  const loadedOnce = useRef(false);
+
+  const receive = useCallback((incoming: readonly ChatMessage[]) => setMessages((list) => mergeMessages(list, incoming)), []);
+
+  const load = useCallback(
+    async (before?: string) => {
+      setLoading(true);
+      const result = await client.query<Page>(MESSAGES_QUERY, { id: reportID, last: CHAT_PAGE_SIZE, before: before ?? null }, { requestPolicy: 'network-only' }).toPromise();
+      setLoading(false);
+      if (result.error || !result.data) return setError(errorMessage(result.error));
+      setError(undefined);
+      const page = result.data.reportConversationMessages;
+      receive(page.messages);
+      // The first page and earlier pages say whether older messages remain; a catch-up reload does not.
+      if (before !== undefined || !loadedOnce.current) setHasMore(page.hasMore);
+      loadedOnce.current = true;
+    },
+    [client, reportID, receive],
+  );
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  useEffect(() => {
+    const live = client.subscription<{ reportConversationMessage: ChatEvent }>(MESSAGE_SUBSCRIPTION, { id: reportID }).subscribe((result) => {
+      if (result.error) return setError(errorMessage(result.error));
+      const event = result.data?.reportConversationMessage;
+      if (event) setMessages((list) => applyEvent(list, event));
+    });
+    // Back after a drop: the newest page fills in whatever was missed.
+    const stopCatchUp = onLiveReconnect(() => void load());
+    return () => {
+      live.unsubscribe();
+      stopCatchUp();
+    };
+  }, [client, reportID, load]);
+
+  useEffect(() => {
+    const onChange = () => setVisible(pageVisible());
+    document.addEventListener('visibilitychange', onChange);
+    return () => document.removeEventListener('visibilitychange', onChange);
+  }, []);
+
+  // The reporter's messages on screen count as seen, in one batch; never while the page is hidden.
+  useEffect(() => {
+    if (!markRead || !visible) return;
+    const unseen = messages.filter((message) => message.from === 'Guest' && !message.read && !marking.current.has(message.id));
+    if (unseen.length === 0) return;
+    const timer = window.setTimeout(async () => {
+      const ids = unseen.map((message) => message.id);
+      for (const id of ids) marking.current.add(id);
+      const result = await client.mutation(READ_MUTATION, { id: reportID, messageIDs: ids }).toPromise();
+      for (const id of ids) marking.current.delete(id);
+      if (!result.error) receive(unseen.map((message) => ({ ...message, read: true })));
+    }, READ_BATCH_MS);
+    return () => window.clearTimeout(timer);
+  }, [messages, visible, markRead, client, reportID, receive]);
+
+  const loadEarlier = () => {
+    if (!loading) void load(messages[0]?.id);
+  };
+
+  /** Sends a text; answers an error message, or undefined once sent. */
+  const send = async (text: string): Promise<string | undefined> => {
+    const result = await client.mutation<{ reportConversationSendMessage: ChatMessage }>(SEND_MUTATION, { id: reportID, message: text }).toPromise();
+    if (result.error || !result.data) return errorMessage(result.error);
+    receive([result.data.reportConversationSendMessage]);
+    return undefined;
+  };
+
+  return { messages, hasMore, loading, error, loadEarlier, send };
+}

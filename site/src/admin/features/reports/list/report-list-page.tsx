@@ -1,0 +1,116 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { useStore } from '../../../../lib/use-store';
+import { $location, navigate } from '../../../router';
+import { ConfirmDialog } from '../../../ui/confirm-dialog';
+import { ErrorBanner } from '../../../ui/error-banner';
+import { errorMessage } from '../../../ui/errors';
+import { notify } from '../../../ui/notice-store';
+import { Pagination } from '../../../ui/pagination';
+import { useDebounced } from '../../../ui/use-debounced';
+import { can, isSuperAdmin, type Viewer } from '../../../viewer';
+import { ARCHIVE_MUTATION, LIST_QUERY, TAG_QUERY, TAGS_QUERY, UNARCHIVE_MUTATION, type ReportRow, type Tag } from '../reports-api';
+import { PAGE_SIZE, readParams, SEARCH_DEBOUNCE_MS, writeParams, type ListParams } from './list-params';
+import { ReportListControls } from './report-list-controls';
+import { ReportTable } from './report-table';
+
+type ReportListPageProps = {
+  viewer: Viewer;
+  organisationID?: string | undefined;
+  /** The /tags/reports/:tagID variant: one tag's reports. */
+  tagID?: string | undefined;
+};
+
+type Pending = { kind: 'archive' | 'unarchive'; report: ReportRow };
+
+export function ReportListPage({ viewer, organisationID, tagID }: ReportListPageProps) {
+  const location = useStore($location);
+  const params = readParams(location.search);
+  const [searchText, setSearchText] = useState(params.search);
+  const settled = useDebounced(searchText, SEARCH_DEBOUNCE_MS);
+  const [pending, setPending] = useState<Pending>();
+
+  const update = useCallback((change: Partial<ListParams>, replace = false) => {
+    const current = $location.get();
+    navigate(`${current.pathname}${writeParams({ ...readParams(current.search), ...change })}`, { replace });
+  }, []);
+
+  // Typing settles for 500 ms, then the search runs from page 1.
+  useEffect(() => {
+    if (settled.trim() !== readParams($location.get().search).search) update({ search: settled.trim(), page: 1 }, true);
+  }, [settled, update]);
+  // Back and Forward bring another search with them.
+  useEffect(() => {
+    setSearchText((text) => (text.trim() === params.search ? text : params.search));
+  }, [params.search]);
+
+  const tagIDs = tagID ? [tagID] : params.tagID ? [params.tagID] : null;
+  const variables = useMemo(
+    () => ({
+      search: { text: params.search || null, filter: params.filter, sortBy: params.sortBy, sortDir: params.sortDir, organisationID: organisationID ?? null, tagIDs },
+      limit: PAGE_SIZE,
+      offset: (params.page - 1) * PAGE_SIZE,
+    }),
+    [params.search, params.filter, params.sortBy, params.sortDir, params.page, organisationID, tagIDs?.[0]],
+  );
+  const [list, refetch] = useQuery<{ reportSubmissions: { total: number; list: ReportRow[] } }>({ query: LIST_QUERY, variables });
+  const mayListTags = can(viewer, 'TagList');
+  const [tags] = useQuery<{ tags: { list: Tag[] } }>({ query: TAGS_QUERY, variables: { organisationID: organisationID ?? null }, pause: !mayListTags || tagID !== undefined });
+  const [tag] = useQuery<{ tagGet: { id: string; name: string } }>({ query: TAG_QUERY, variables: { id: tagID ?? '' }, pause: tagID === undefined });
+  const [, archive] = useMutation(ARCHIVE_MUTATION);
+  const [, unarchive] = useMutation(UNARCHIVE_MUTATION);
+
+  const total = list.data?.reportSubmissions.total ?? 0;
+  const rows = list.data?.reportSubmissions.list;
+  // A page past the end (after an archive, or an old link) goes to the last page there is.
+  useEffect(() => {
+    const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+    if (rows && rows.length === 0 && total > 0 && params.page > pages) update({ page: pages }, true);
+  }, [rows, total, params.page, update]);
+
+  const runPending = async (): Promise<string | undefined> => {
+    if (!pending) return undefined;
+    const run = pending.kind === 'archive' ? archive : unarchive;
+    const result = await run({ id: pending.report.id });
+    if (result.error) return errorMessage(result.error);
+    notify(pending.kind === 'archive' ? 'Successfully archived report' : 'Successfully unarchived report');
+    refetch({ requestPolicy: 'network-only' });
+    return undefined;
+  };
+
+  const title = tagID ? (tag.data ? `Reports tagged ${tag.data.tagGet.name}` : 'Reports') : 'Reports';
+  return (
+    <main className="admin-page stack">
+      <div className="page-header">
+        <h1 className="page-header__title">{title}</h1>
+      </div>
+      <ErrorBanner message={errorMessage(tag.error) ?? errorMessage(list.error)} />
+      <ReportListControls
+        params={params}
+        searchText={searchText}
+        onSearchText={setSearchText}
+        onChange={(change) => update(change)}
+        tags={mayListTags && !tagID ? (tags.data?.tags.list ?? []) : undefined}
+      />
+      <section className="card card--flush" aria-busy={list.fetching} aria-label="Reports">
+        {rows === undefined ? (
+          <p className="muted card__body">{list.fetching ? 'Loading…' : ''}</p>
+        ) : rows.length === 0 ? (
+          <p className="muted card__body">No reports found</p>
+        ) : (
+          <ReportTable
+            reports={rows}
+            canView={!isSuperAdmin(viewer)}
+            canArchive={can(viewer, 'ReportSubmissionArchive')}
+            canUnarchive={can(viewer, 'ReportSubmissionUnarchive')}
+            organisationID={organisationID}
+            onArchive={(report) => setPending({ kind: 'archive', report })}
+            onUnarchive={(report) => setPending({ kind: 'unarchive', report })}
+          />
+        )}
+      </section>
+      <Pagination page={params.page} pageSize={PAGE_SIZE} total={total} onPage={(page) => update({ page })} label="Report pages" />
+      {pending && <ConfirmDialog action={pending.kind} name="report" onConfirm={runPending} onClose={() => setPending(undefined)} />}
+    </main>
+  );
+}

@@ -1,0 +1,31 @@
+import { useStore } from '../../lib/use-store';
+import type { Viewer } from '../viewer';
+import { $twoFactorWarningDismissed, dismissTwoFactorWarning } from './shell-store';
+
+// Account warnings under the top bar. The spec links them to /admin/settings and /admin/verify;
+// those screens are not built yet, so the banners say what is wrong without a dead link.
+export function AccountBanners({ viewer }: { viewer: Viewer }) {
+  const dismissed = useStore($twoFactorWarningDismissed);
+  const showTwoFactor = !viewer.twoFactorAuthenticationActivated && !dismissed;
+  if (viewer.verified && !showTwoFactor) return null;
+  return (
+    <div className="account-banners">
+      {!viewer.verified && (
+        <p className="banner banner--warning" role="status">
+          Your account needs to be be verified, click here to verify now
+        </p>
+      )}
+      {showTwoFactor && (
+        <div className="banner banner--warning" role="status">
+          <div>
+            <strong className="banner__title">Two-Factor Authentication Not Activated</strong>
+            <span className="banner__text">A second step at sign-in keeps reports safe even if your password is exposed.</span>
+          </div>
+          <button type="button" className="banner__dismiss" aria-label="Dismiss two-factor authentication warning" onClick={dismissTwoFactorWarning}>
+            ×
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { useStore } from '../../lib/use-store';
+import { dashboardPath, reportListPath } from '../paths';
+import { $location } from '../router';
+import { Link } from '../ui/link';
+import { can, isGuestMember, type Viewer } from '../viewer';
+
+type SidebarProps = {
+  viewer: Viewer;
+  /** The organisation a super admin is working inside, if any. */
+  organisationID?: string;
+  open: boolean;
+  unassignedReports?: number;
+  signingOut: boolean;
+  onSignOut: () => void;
+};
+
+type Item = { label: string; to: string; active: (pathname: string) => boolean; badge?: number };
+
+/**
+ * Only screens that exist are linked (Conversations, Resources, Forms, the Manage section and the
+ * settings join as they are built), so the menu never leads nowhere.
+ */
+function activityItems(viewer: Viewer, organisationID: string | undefined, unassignedReports: number | undefined): Item[] {
+  const items: Item[] = [];
+  if (!isGuestMember(viewer)) {
+    const to = dashboardPath(organisationID);
+    items.push({ label: 'Dashboard', to, active: (pathname) => pathname === to });
+  }
+  if (can(viewer, 'ReportSubmissionList')) {
+    const to = reportListPath(organisationID);
+    const item: Item = {
+      label: 'Reports',
+      to,
+      active: (pathname) => pathname === to || /^\/admin\/manage(\/organisations)?\/(reports|tags\/reports)\//.test(pathname),
+    };
+    if (unassignedReports) item.badge = unassignedReports;
+    items.push(item);
+  }
+  return items;
+}
+
+export function Sidebar({ viewer, organisationID, open, unassignedReports, signingOut, onSignOut }: SidebarProps) {
+  const { pathname } = useStore($location);
+  const items = activityItems(viewer, organisationID, unassignedReports);
+  return (
+    <nav id="admin-sidebar" className={`sidebar${open ? ' sidebar--open' : ''}`} aria-label="Main">
+      <p className="sidebar__title">Admin Control Panel</p>
+      {items.length > 0 && (
+        <div className="sidebar__section">
+          <p className="sidebar__heading">Activity</p>
+          <ul className="sidebar__list">
+            {items.map((item) => (
+              <li key={item.label}>
+                <Link to={item.to} className="sidebar__link" current={item.active(pathname)}>
+                  <span>{item.label}</span>
+                  {item.badge !== undefined && (
+                    <span className="sidebar__badge" aria-label={`${item.badge} unassigned`}>
+                      {item.badge}
+                    </span>
+                  )}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <div className="sidebar__section sidebar__section--end">
+        <button type="button" className="sidebar__link sidebar__logout" onClick={onSignOut} disabled={signingOut}>
+          Logout
+        </button>
+      </div>
+    </nav>
+  );
+}
