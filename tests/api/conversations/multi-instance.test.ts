@@ -52,7 +52,7 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
   return check();
 }
 
-describe.skipIf(!usingPostgres())("two server instances on one database", () => {
+describe.if(usingPostgres())("two server instances on one database", () => {
   test("a reporter's message sent through one instance reaches staff subscribed on the other within a second", async () => {
     const ws = wsClient(second, adminOnSecond.cookie);
     clients.push(ws);

@@ -136,7 +136,7 @@ describe("claiming an event", () => {
   });
 });
 
-describe.skipIf(!usingPostgres())("two instances on one database", () => {
+describe.if(usingPostgres())("two instances on one database", () => {
   let second: TestServer;
   beforeAll(async () => {
     second = await startTestServer({ env: { SMTP_URL: smtp.url }, databaseUrl: server.databaseUrl! });
