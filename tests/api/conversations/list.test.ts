@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Client } from "graphql-ws";
-import { organisations, reportConversationMessages, reportConversations, reportForms, reportSubmissionAssignees, reportSubmissions, users } from "../../../db/schema/index.ts";
+import { reportConversationMessages, reportConversations, reportForms, reportSubmissionAssignees, reportSubmissions, users } from "../../../db/schema/index.ts";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { DEMO_PASSWORD, DEMO_REPORT_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { anonymous, demoStaff, loginAs, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
 import { ReporterClient } from "../../helpers/reporter.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
+import { demoOrganisationIds } from "../../helpers/demo.ts";
 
 let server: TestServer;
 let as: DemoStaff;
@@ -22,9 +23,7 @@ beforeAll(async () => {
   await seedDemo(server.db);
   as = await demoStaff(server);
   northwind = await loginAs(server, "owner@northwind.test", DEMO_PASSWORD);
-  const orgs = await server.db.select().from(organisations);
-  demoId = orgs.find((o) => o.slug === "demo")!.id;
-  northwindId = orgs.find((o) => o.slug === "northwind")!.id;
+  ({ demoId, northwindId } = await demoOrganisationIds(server));
   memberId = (await server.db.select().from(users).where(eq(users.email, "member@demo.test")))[0]!.id;
 }, 30_000);
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import type { Client } from "graphql-ws";
-import { organisations, reportSubmissions } from "../../../db/schema/index.ts";
+import { reportSubmissions } from "../../../db/schema/index.ts";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { LIVE_DEBOUNCE_MS, liveValue } from "../../../api/modules/reports/graphql-live.ts";
@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { demoStaff, joinTeam, loginAs, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
+import { demoOrganisationIds } from "../../helpers/demo.ts";
 
 let server: TestServer;
 let as: DemoStaff;
@@ -23,9 +24,7 @@ beforeAll(async () => {
   await seedDemo(server.db);
   as = await demoStaff(server);
   northwind = await loginAs(server, "owner@northwind.test", DEMO_PASSWORD);
-  const orgs = await server.db.select().from(organisations);
-  demoId = orgs.find((o) => o.slug === "demo")!.id;
-  northwindId = orgs.find((o) => o.slug === "northwind")!.id;
+  ({ demoId, northwindId } = await demoOrganisationIds(server));
 }, 30_000);
 afterAll(async () => {
   for (const client of clients) await client.dispose();

@@ -1,4 +1,4 @@
-import { answerText } from '../../forms/answer-text';
+import { AnswerPages } from '../../forms/answer-pages';
 import { formatDateTime } from '../../lib/format';
 import type { ReporterSubmission } from './area-api';
 
@@ -17,21 +17,7 @@ export function DashboardTab({ submission }: { submission: ReporterSubmission })
           <dd>{completedAt ?? 'N/A'}</dd>
         </div>
       </dl>
-      {submission.pages.map((page, index) => (
-        <section key={`${index}-${page.name}`} className="review-page" aria-labelledby={`answers-page-${index}`}>
-          <h3 id={`answers-page-${index}`} className="review-page__title">
-            {page.name}
-          </h3>
-          <dl className="review-page__answers">
-            {page.answers.map((answer) => (
-              <div key={answer.widgetID} className="review-page__answer">
-                <dt>{answer.title}</dt>
-                <dd>{answerText(answer.type, answer.answer)}</dd>
-              </div>
-            ))}
-          </dl>
-        </section>
-      ))}
+      <AnswerPages pages={submission.pages} heading="h3" classes={{ section: 'review-page', title: 'review-page__title', list: 'review-page__answers', item: 'review-page__answer' }} />
     </section>
   );
 }

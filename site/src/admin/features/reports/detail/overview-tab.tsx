@@ -1,5 +1,5 @@
 import { useQuery } from 'urql';
-import { answerText } from '../../../../forms/answer-text';
+import { AnswerPages } from '../../../../forms/answer-pages';
 import { formatDateTime } from '../../../../lib/format';
 import { ErrorBanner } from '../../../ui/error-banner';
 import { errorMessage } from '../../../ui/errors';
@@ -46,21 +46,7 @@ function DetailsCard({ report }: { report: ReportDetail }) {
       <ErrorBanner message={errorMessage(result.error)} />
       {pages === undefined && !result.error && <p className="muted">Loading…</p>}
       {pages?.length === 0 && <p className="muted">No answers submitted</p>}
-      {pages?.map((page, index) => (
-        <section key={`${index}-${page.name}`} className="answers" aria-labelledby={`answers-page-${index}`}>
-          <h4 id={`answers-page-${index}`} className="answers__page">
-            {page.name}
-          </h4>
-          <dl className="answers__list">
-            {page.answers.map((answer) => (
-              <div key={answer.widgetID} className="answers__item">
-                <dt>{answer.title}</dt>
-                <dd>{answerText(answer.type, answer.answer)}</dd>
-              </div>
-            ))}
-          </dl>
-        </section>
-      ))}
+      {pages && <AnswerPages pages={pages} heading="h4" classes={{ section: 'answers', title: 'answers__page', list: 'answers__list', item: 'answers__item' }} />}
     </section>
   );
 }
