@@ -65,7 +65,7 @@ export function createApp(services: Services, options: { siteRoot: string }): La
   hono.all("/api/*", (c) => c.json({ error: "Not found" }, 404));
   hono.get("*", pageHandler(site));
   hono.onError((error, c) => {
-    logError("Unhandled error", error, { path: new URL(c.req.url).pathname });
+    logError("Unhandled error", error, { path: c.req.path });
     return c.json({ error: "Something went wrong. Please try again." }, 500);
   });
 
@@ -84,6 +84,9 @@ export function createApp(services: Services, options: { siteRoot: string }): La
     hono,
     websocket: createWebSocketHandler(yoga),
     async fetch(request, server) {
+      // A Host header that is not a host (say "a:1:2") leaves no valid request URL; every layer
+      // below reads that URL, so such a request is refused here, before any of them.
+      if (!URL.canParse(request.url)) return new Response("Bad Request", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" } });
       const isUpgrade = request.headers.get("upgrade")?.toLowerCase() === "websocket";
       if (isUpgrade && new URL(request.url).pathname === GRAPHQL_PATH) {
         const response = await upgrade.fetch(request, { server });

@@ -116,4 +116,14 @@ describe("security baseline", () => {
     expect(await (await server.fetch("/healthz")).text()).toBe("ok");
     expect(await (await server.fetch("/readyz")).text()).toBe("ready");
   });
+
+  test("a Host header that is not a host gets 400, on pages, the API and the socket path alike", async () => {
+    for (const path of ["/", "/api/auth/report_start", "/api/gql/query"]) {
+      const response = await server.fetch(path, { host: "demo.localhost:1" });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toBe("Bad Request");
+    }
+    // The server still answers well-formed requests afterwards.
+    expect(await (await server.fetch("/healthz")).text()).toBe("ok");
+  });
 });
