@@ -153,7 +153,7 @@ describe("a reporter in Chromium", () => {
     await page.getByRole("link", { name: /Messages/ }).click();
     await page.getByPlaceholder("Write a message").fill("I have more documents if you need them.");
     await page.getByRole("button", { name: "Send", exact: true }).click();
-    await page.getByText("I have more documents if you need them.").waitFor();
+    await page.locator(".chat__text", { hasText: "I have more documents if you need them." }).waitFor();
     await screenshot(page, "reporter-10-messages");
 
     const [row] = await server.db.select().from(reportSubmissions).where(eq(reportSubmissions.reportId, reportID));
