@@ -1,8 +1,10 @@
 import { builder } from "./builder.ts";
 // Each module registers its types and fields on the builder when imported.
+import "../modules/audit/graphql.ts";
 import "../modules/auth/graphql.ts";
 import "../modules/conversations/graphql.ts";
 import "../modules/organisations/graphql.ts";
+import "../modules/profile/graphql.ts";
 import "../modules/reporting/graphql.ts";
 import "../modules/reports/graphql-queries.ts";
 import "../modules/reports/graphql-life.ts";

@@ -4,6 +4,7 @@ import type { Services } from "../context.ts";
 import { badInput } from "../lib/errors.ts";
 import { openReportAttachment } from "../modules/files/attachment-access.ts";
 import { openChatImage } from "../modules/files/chat-image-access.ts";
+import { openAvatar } from "../modules/files/avatar-access.ts";
 import { openOrganisationLogo } from "../modules/files/logo-access.ts";
 import { addReportAttachment, deleteReportAttachment, type IncomingFile } from "../modules/files/attachments.ts";
 import { attachmentDisposition } from "../modules/files/file-name.ts";
@@ -120,6 +121,24 @@ export function fileRoutes(_services: Services): Hono<AppEnv> {
           "Cache-Control": "no-cache",
           "Content-Security-Policy": CHAT_IMAGE_CSP,
           "Cross-Origin-Resource-Policy": "same-site",
+        },
+      });
+    } catch (error) {
+      return errorResponse(c, error);
+    }
+  });
+
+  app.get("/avatars/:blobId", async (c) => {
+    try {
+      const image = await openAvatar(requestCtx(c), c.req.param("blobId"));
+      return new Response(image.body, {
+        headers: {
+          "Content-Type": image.mimeType,
+          "Content-Length": String(image.sizeBytes),
+          "X-Content-Type-Options": "nosniff",
+          // Each upload gets a new address, but who may see it can change: ask again each time.
+          "Cache-Control": "private, no-cache",
+          "Content-Security-Policy": DOWNLOAD_CSP,
         },
       });
     } catch (error) {

@@ -1,15 +1,12 @@
-import { blobs } from "../../../db/schema/index.ts";
 import type { Database } from "../../../db/client.ts";
 import type { Ctx } from "../../context.ts";
-import { newBlobKey } from "../../lib/blob-store.ts";
 import { UserError } from "../../lib/errors.ts";
-import { logError } from "../../lib/log.ts";
-import { sha256Hex } from "../../lib/tokens.ts";
 import { incomingImage, prepareChatImage } from "../files/chat-image.ts";
+import { storeCheckedFile } from "../files/stored-blob.ts";
 import type { ConversationAccess } from "./access.ts";
 import type { MessageView } from "./messages.ts";
 import { IMAGE_UPLOADS_NOT_ALLOWED, reporterMayUploadImages } from "./upload-policy.ts";
-import { announce, insertMessage, writableConversation, type WrittenMessage } from "./write.ts";
+import { announce, insertMessage, writableConversation } from "./write.ts";
 
 /** A conversation open for writing whose reporter, if that is the caller, may send images. */
 async function imageConversation(ctx: Ctx, db: Database, reportSubmissionID: string | null | undefined): Promise<ConversationAccess> {
@@ -26,33 +23,17 @@ async function imageConversation(ctx: Ctx, db: Database, reportSubmissionID: str
  */
 export async function sendImageMessage(ctx: Ctx, reportSubmissionID: string | null | undefined, caption: string, file: File): Promise<MessageView> {
   // Refuse before the file is read or anything stored (outside a transaction the row lock ends with its statement).
-  await imageConversation(ctx, ctx.db, reportSubmissionID);
+  const outside = await imageConversation(ctx, ctx.db, reportSubmissionID);
   const image = await prepareChatImage(incomingImage(file));
-  const storageKey = newBlobKey("chat-image");
-  await ctx.services.blobs.put(storageKey, image.bytes, image.mimeType);
-  let written: WrittenMessage;
-  try {
-    written = await ctx.db.transaction(async (tx) => {
+  const checked = { purpose: "ChatImage" as const, organisationId: outside.submission.organisationId, fileName: image.fileName, mimeType: image.mimeType, bytes: image.bytes };
+  const written = await storeCheckedFile(ctx, checked, (insertBlobRow) =>
+    ctx.db.transaction(async (tx) => {
       // Again inside the transaction, with the report locked: it may have been closed meanwhile.
       const access = await imageConversation(ctx, tx, reportSubmissionID);
-      const [blob] = await tx
-        .insert(blobs)
-        .values({
-          organisationId: access.submission.organisationId,
-          purpose: "ChatImage",
-          storageKey,
-          fileName: image.fileName,
-          mimeType: image.mimeType,
-          sizeBytes: image.bytes.length,
-          sha256: sha256Hex(image.bytes),
-        })
-        .returning({ id: blobs.id });
+      const imageBlobId = await insertBlobRow(tx);
       // No file name in the audit log, as for attachments: it is the sender's words and may name them.
-      return insertMessage(tx, access, { type: "Image", message: caption, imageBlobId: blob!.id }, { message_type: "Image", mime_type: image.mimeType, size_bytes: image.bytes.length });
-    });
-  } catch (error) {
-    await ctx.services.blobs.delete(storageKey).catch((cleanup: unknown) => logError("Could not remove the bytes of a refused chat image", cleanup));
-    throw error;
-  }
+      return insertMessage(tx, access, { type: "Image", message: caption, imageBlobId }, { message_type: "Image", mime_type: image.mimeType, size_bytes: image.bytes.length });
+    }),
+  );
   return announce(ctx, written);
 }

@@ -1,13 +1,13 @@
 import { Repeater } from "graphql-yoga";
 import { builder } from "../../graphql/builder.ts";
-import { MESSAGE_SENDERS, MESSAGE_TYPES, PRESENCE_STATUSES } from "../../shared/enums.ts";
+import { CONVERSATION_SORT_KEYS, MESSAGE_SENDERS, MESSAGE_TYPES, PRESENCE_STATUSES } from "../../shared/enums.ts";
 import { requirePermission } from "../access/policy.ts";
 import { newReportTopic } from "../reporting/complete.ts";
 import { reportUpdatedTopic } from "../reports/events.ts";
 import { PriorityEnum, ReportSubmissionType, SortDirectionEnum } from "../reports/graphql-types.ts";
 import { reportFor } from "../reports/policy.ts";
 import { conversationFor } from "./access.ts";
-import { CONVERSATION_SORT_KEYS, listConversations, liveScope, watchScope, type ConversationItem, type LastMessageView } from "./list.ts";
+import { listConversations, liveScope, watchScope, type ConversationItem, type LastMessageView } from "./list.ts";
 import { listMessages, messageById, messageTopic, readMessages, unreadCount, type MessageView } from "./messages.ts";
 import { presenceFromEvent, presenceTopic, presenceWatch, updateUserStatus, type PresenceEvent, type PresenceView } from "./presence.ts";
 import { sendMessage } from "./send.ts";

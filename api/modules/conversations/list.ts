@@ -4,7 +4,7 @@ import { guestMemberships, reportConversationMessages, reportConversations, repo
 import type { Ctx, StaffActor } from "../../context.ts";
 import type { PubSub } from "../../lib/pubsub.ts";
 import { parseWith } from "../../lib/validation.ts";
-import { PRIORITIES, SORT_DIRECTIONS, type MessageSender, type MessageType } from "../../shared/enums.ts";
+import { CONVERSATION_SORT_KEYS, PRIORITIES, SORT_DIRECTIONS, type MessageSender, type MessageType } from "../../shared/enums.ts";
 import { isSuperAdmin, requirePermission } from "../access/policy.ts";
 import { reportScope, scopedReports } from "../reports/list.ts";
 import { isOrganisationManager, isTerminal } from "../reports/policy.ts";
@@ -14,7 +14,6 @@ import { presenceOf, type PresenceView } from "./presence.ts";
 
 /** The Conversations page (spec section 2): one row per chat of a report the actor may see. */
 
-export const CONVERSATION_SORT_KEYS = ["DateCreated", "DateLastMessage", "Priority"] as const;
 
 export interface LastMessageView {
   type: MessageType;

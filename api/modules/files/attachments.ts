@@ -2,12 +2,10 @@ import { and, count, eq, sum } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { blobs, reportForms, reportSubmissionAttachments } from "../../../db/schema/index.ts";
 import type { Ctx, ReporterActor } from "../../context.ts";
-import { newBlobKey } from "../../lib/blob-store.ts";
 import { badInput, notFound, UserError } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
-import { logError } from "../../lib/log.ts";
-import { sha256Hex } from "../../lib/tokens.ts";
 import { recordActivity } from "../audit/service.ts";
+import { removeBlobBytes, storeCheckedFile } from "./stored-blob.ts";
 import { ALREADY_SUBMITTED, CREDENTIALS_PROBLEM, lockDraft, requireReporter } from "../reporting/draft.ts";
 import { UnreadableFileError } from "./bytes.ts";
 import { cleanFileName, extensionOf } from "./file-name.ts";
@@ -109,21 +107,17 @@ export async function addReportAttachment(ctx: Ctx, read: () => Promise<Incoming
   if (stored.length === 0) throw badInput(EMPTY_FILE);
 
   // The bytes go in first (a blob store cannot join a database transaction); if the rows are not
-  // written, the bytes are removed again, so no file is left without its row (a failed removal is logged).
-  const storageKey = newBlobKey("attachment");
-  await ctx.services.blobs.put(storageKey, stored, type.mimeType);
-  try {
-    return await ctx.db.transaction(async (tx) => {
+  // written, the bytes are removed again, so no file is left without its row (stored-blob.ts).
+  const checked = { purpose: "Attachment" as const, organisationId: actor.organisationId, fileName, mimeType: type.mimeType, bytes: stored };
+  return storeCheckedFile(ctx, checked, (insertBlobRow) =>
+    ctx.db.transaction(async (tx) => {
       const state = await uploadState(tx, actor);
       // The limits count what was sent, as the reporter's page does; the rows record what was kept.
       checkRoom(state, file.size);
-      const [blob] = await tx
-        .insert(blobs)
-        .values({ organisationId: actor.organisationId, purpose: "Attachment", storageKey, fileName, mimeType: type.mimeType, sizeBytes: stored.length, sha256: sha256Hex(stored) })
-        .returning({ id: blobs.id });
+      const blobId = await insertBlobRow(tx);
       const [attachment] = await tx
         .insert(reportSubmissionAttachments)
-        .values({ submissionId: state.submission.id, blobId: blob!.id, fileName, fileSizeBytes: stored.length, mimeType: type.mimeType })
+        .values({ submissionId: state.submission.id, blobId, fileName, fileSizeBytes: stored.length, mimeType: type.mimeType })
         .returning();
       // No file name in the audit log: it is the reporter's words and may name them.
       await recordActivity(tx, actor, {
@@ -134,11 +128,8 @@ export async function addReportAttachment(ctx: Ctx, read: () => Promise<Incoming
         metadata: { attachment_id: attachment!.id, mime_type: type.mimeType, size_bytes: stored.length },
       });
       return { id: attachment!.id, fileName, fileSizeBytes: stored.length, mimeType: type.mimeType };
-    });
-  } catch (error) {
-    await ctx.services.blobs.delete(storageKey).catch((cleanup: unknown) => logError("Could not remove the bytes of a refused attachment", cleanup));
-    throw error;
-  }
+    }),
+  );
 }
 
 /** Removes one attachment of the reporter's Draft: its rows in one transaction with the audit entry, then its bytes. */
@@ -161,5 +152,5 @@ export async function deleteReportAttachment(ctx: Ctx, attachmentId: string): Pr
     return row.storageKey;
   });
   // The rows are gone, so the bytes are unreachable even if this delete fails; it is logged for housekeeping.
-  await ctx.services.blobs.delete(storageKey).catch((error: unknown) => logError("Could not remove the bytes of a deleted attachment", error));
+  await removeBlobBytes(ctx, storageKey, "a deleted attachment");
 }

@@ -3,6 +3,7 @@ import { getUser, listUsers } from "./service.ts";
 import { ROLE_NAMES, type RoleName } from "../../shared/enums.ts";
 import { permissionsOf } from "../../shared/permissions.ts";
 import { roleLabel } from "../../shared/roles.ts";
+import { avatarFileURL } from "../files/avatar-access.ts";
 
 export const RoleNameEnum = builder.enumType("RoleName", { values: ROLE_NAMES });
 
@@ -15,6 +16,10 @@ export const RoleType = builder.drizzleObject("roles", {
     label: t.exposeString("label"),
     permissions: t.stringList({ resolve: (role) => permissionsOf(role.name as RoleName) }),
   }),
+});
+
+const AvatarType = builder.objectRef<{ id: string; fileURL: string }>("Avatar").implement({
+  fields: (t) => ({ id: t.exposeID("id"), fileURL: t.exposeString("fileURL") }),
 });
 
 export const UserType = builder.drizzleObject("users", {
@@ -30,6 +35,12 @@ export const UserType = builder.drizzleObject("users", {
     isSSO: t.exposeBoolean("isSSO"),
     twoFactorAuthenticationActivated: t.exposeBoolean("twoFactorAuthenticationActivated"),
     twoFactorAuthenticationIsSet: t.exposeBoolean("twoFactorAuthenticationIsSet"),
+    avatar: t.field({
+      type: AvatarType,
+      nullable: true,
+      select: { columns: { avatarBlobId: true } },
+      resolve: (user) => (user.avatarBlobId ? { id: user.avatarBlobId, fileURL: avatarFileURL(user.avatarBlobId) } : null),
+    }),
     hasRecoveryCode: t.boolean({ select: { columns: { recoveryCodeHash: true } }, resolve: (user) => user.recoveryCodeHash !== null }),
     role: t.relation("role"),
     organisation: t.relation("organisation", { nullable: true }),

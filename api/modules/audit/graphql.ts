@@ -1,0 +1,67 @@
+import { builder } from "../../graphql/builder.ts";
+import { AUDIT_OBJECT_TYPES } from "../../shared/enums.ts";
+import { RoleNameEnum } from "../users/graphql.ts";
+import { getActivity, listActivities, parentActivity, type ActivityView } from "./activities.ts";
+
+/** The audit log (spec: userActivities, userActivity). The service checks scope and report access again. */
+
+const AuditObjectTypeEnum = builder.enumType("AuditObjectType", { values: AUDIT_OBJECT_TYPES });
+
+const UserActivityUserType = builder.objectRef<NonNullable<ActivityView["user"]>>("UserActivityUser").implement({
+  fields: (t) => ({
+    firstName: t.exposeString("firstName"),
+    lastName: t.exposeString("lastName"),
+    role: t.expose("role", { type: RoleNameEnum }),
+  }),
+});
+
+const UserActivityType = builder.objectRef<ActivityView>("UserActivity");
+UserActivityType.implement({
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    action: t.exposeString("action"),
+    user: t.expose("user", { type: UserActivityUserType, nullable: true, description: "Null when a reporter or the system acted, or the account is gone." }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    objectID: t.exposeID("objectId", { nullable: true }),
+    objectType: t.expose("objectType", { type: AuditObjectTypeEnum }),
+    isGrouped: t.exposeBoolean("isGrouped"),
+    parent: t.field({ type: UserActivityType, nullable: true, resolve: (activity, _args, ctx) => parentActivity(ctx, activity.parentId) }),
+    metadata: t.field({ type: "JSONObject", description: "Only the keys a reader of the log may see.", resolve: (activity) => activity.metadata }),
+  }),
+});
+
+const UserActivityListType = builder.objectRef<{ total: number; list: ActivityView[] }>("UserActivityList").implement({
+  fields: (t) => ({ total: t.exposeInt("total"), list: t.expose("list", { type: [UserActivityType] }) }),
+});
+
+const idOrNull = (id: string | number | null | undefined) => (id === null || id === undefined ? null : String(id));
+
+builder.queryFields((t) => ({
+  userActivities: t.field({
+    type: UserActivityListType,
+    args: {
+      organisationID: t.arg.id(),
+      parentID: t.arg.id(),
+      objectID: t.arg.id(),
+      objectType: t.arg({ type: AuditObjectTypeEnum }),
+      limit: t.arg.int(),
+      offset: t.arg.int(),
+    },
+    authScopes: { permission: "UserActivityList" },
+    resolve: (_root, args, ctx) =>
+      listActivities(ctx, {
+        organisationID: idOrNull(args.organisationID),
+        parentID: idOrNull(args.parentID),
+        objectID: idOrNull(args.objectID),
+        objectType: args.objectType ?? null,
+        limit: args.limit,
+        offset: args.offset,
+      }),
+  }),
+  userActivity: t.field({
+    type: UserActivityType,
+    args: { id: t.arg.id({ required: true }) },
+    authScopes: { permission: "UserActivityList" },
+    resolve: (_root, args, ctx) => getActivity(ctx, String(args.id)),
+  }),
+}));

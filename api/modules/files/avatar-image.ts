@@ -1,0 +1,50 @@
+import { badInput } from "../../lib/errors.ts";
+import { UnreadableFileError } from "./bytes.ts";
+import { FILE_SIZE_TOO_LARGE, INVALID_FILE, type IncomingImage } from "./chat-image.ts";
+import { cleanFileName, extensionOf } from "./file-name.ts";
+import { sniffFileType } from "./sniff.ts";
+import { stripMetadata } from "./strip-metadata.ts";
+
+/**
+ * Spec §5: an avatar is a jpg or png. The console's image picker takes one file of at most
+ * 5,000,000 bytes (spec §5, image upload), which is also what a GraphQL multipart request may
+ * carry (api/http/file-routes.ts); see docs/decisions/010-profile-and-password.md.
+ */
+export const AVATAR_MAX_BYTES = 5_000_000;
+
+const AVATAR_TYPES: Readonly<Record<string, { kind: "jpeg" | "png"; mimeType: string }>> = {
+  jpg: { kind: "jpeg", mimeType: "image/jpeg" },
+  jpeg: { kind: "jpeg", mimeType: "image/jpeg" },
+  png: { kind: "png", mimeType: "image/png" },
+};
+
+export interface AvatarImage {
+  bytes: Uint8Array;
+  mimeType: string;
+  /** A neutral name: the uploader's own file name is not kept. */
+  fileName: string;
+}
+
+/**
+ * Checks an avatar and returns what may be stored: the content must be the type its extension
+ * names (the browser's Content-Type is ignored), and EXIF (GPS, device) and text chunks are
+ * stripped before anything reaches the blob store.
+ */
+export async function prepareAvatarImage(file: IncomingImage): Promise<AvatarImage> {
+  if (file.size > AVATAR_MAX_BYTES) throw badInput(FILE_SIZE_TOO_LARGE);
+  const extension = extensionOf(cleanFileName(file.name));
+  const type = Object.hasOwn(AVATAR_TYPES, extension) ? AVATAR_TYPES[extension]! : null;
+  if (!type || file.size === 0) throw badInput(INVALID_FILE);
+  const original = await file.bytes();
+  if (original.length > AVATAR_MAX_BYTES) throw badInput(FILE_SIZE_TOO_LARGE);
+  if (sniffFileType(original, extension)?.kind !== type.kind) throw badInput(INVALID_FILE);
+  let bytes: Uint8Array;
+  try {
+    bytes = stripMetadata(type.kind, original);
+  } catch (error) {
+    if (error instanceof UnreadableFileError) throw badInput(INVALID_FILE);
+    throw error;
+  }
+  if (bytes.length === 0) throw badInput(INVALID_FILE);
+  return { bytes, mimeType: type.mimeType, fileName: `avatar.${type.kind === "jpeg" ? "jpg" : "png"}` };
+}

@@ -1,0 +1,54 @@
+import * as v from "valibot";
+import { passwordProblem } from "../../shared/password-rule.ts";
+
+export const INVALID_EMAIL = "Invalid email address";
+export const NAME_MAX_LENGTH = 100;
+export const EMAIL_MAX_LENGTH = 254;
+export const PASSWORD_MAX_LENGTH = 1000;
+export const SAME_PASSWORD = "The new password must be different from the old password.";
+/** '-' removes the avatar, as '-' removes an organisation's logo (spec §3). */
+export const REMOVE_AVATAR = "-";
+
+// Control characters (line breaks included) and bidirectional overrides would make a name print
+// differently from what it is in lists, emails and exports.
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+const personName = v.pipe(
+  v.string("Required"),
+  v.trim(),
+  v.nonEmpty("Required"),
+  v.maxLength(NAME_MAX_LENGTH, `Must be at most ${NAME_MAX_LENGTH} characters`),
+  v.check((name) => !UNPRINTABLE.test(name), "Must not contain control characters"),
+);
+
+/** Every field is optional: what is left out stays as it is; what is given must be valid. */
+export const ChangeDetailsInput = v.object({
+  firstName: v.optional(personName),
+  lastName: v.optional(personName),
+  email: v.optional(
+    v.pipe(v.string("Required"), v.trim(), v.nonEmpty("Required"), v.maxLength(EMAIL_MAX_LENGTH, INVALID_EMAIL), v.email(INVALID_EMAIL), v.toLowerCase()),
+  ),
+  twoFactorAuthenticationActivated: v.optional(v.boolean()),
+  avatarBlobID: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, "Invalid file"))),
+});
+export type ChangeDetails = v.InferOutput<typeof ChangeDetailsInput>;
+
+const password = v.pipe(v.string("Required"), v.nonEmpty("Required"), v.maxLength(PASSWORD_MAX_LENGTH, `Must be at most ${PASSWORD_MAX_LENGTH} characters`));
+
+export const ChangePasswordInput = v.pipe(
+  v.object({
+    oldPassword: password,
+    newPassword: v.pipe(
+      password,
+      v.rawCheck(({ dataset, addIssue }) => {
+        const problem = dataset.typed ? passwordProblem(dataset.value) : null;
+        if (problem) addIssue({ message: problem });
+      }),
+    ),
+  }),
+  v.forward(
+    v.check((input) => input.oldPassword !== input.newPassword, SAME_PASSWORD),
+    ["newPassword"],
+  ),
+);
+export type ChangePassword = v.InferOutput<typeof ChangePasswordInput>;
