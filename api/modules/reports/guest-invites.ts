@@ -125,14 +125,20 @@ export async function removeInvite(ctx: Ctx, inviteId: unknown): Promise<GuestIn
   requirePermission(ctx, "ReportSubmissionUpdate");
   const invite = isUuid(inviteId) ? (await ctx.db.select().from(guestReportInvites).where(eq(guestReportInvites.id, inviteId.toLowerCase())))[0] : undefined;
   if (!invite) throw new UserError("NOT_FOUND", INVITE_NOT_FOUND);
-  await changeReport(ctx, invite.submissionId, "ReportSubmissionUpdate", async (tx, access) => {
-    requireInviter(access);
-    const [locked] = await tx.select().from(guestReportInvites).where(eq(guestReportInvites.id, invite.id)).for("update");
-    if (!locked || locked.archived) throw new UserError("NOT_FOUND", INVITE_NOT_FOUND);
-    const status: GuestInviteStatus = locked.status === "Opened" ? "Aborted" : locked.status;
-    await tx.update(guestReportInvites).set({ status, archived: true, archivedAt: new Date() }).where(eq(guestReportInvites.id, invite.id));
-    return { action: "InviteRemove", metadata: { email: locked.email, inviteId: invite.id, status } };
-  });
+  try {
+    await changeReport(ctx, invite.submissionId, "ReportSubmissionUpdate", async (tx, access) => {
+      requireInviter(access);
+      const [locked] = await tx.select().from(guestReportInvites).where(eq(guestReportInvites.id, invite.id)).for("update");
+      if (!locked || locked.archived) throw new UserError("NOT_FOUND", INVITE_NOT_FOUND);
+      const status: GuestInviteStatus = locked.status === "Opened" ? "Aborted" : locked.status;
+      await tx.update(guestReportInvites).set({ status, archived: true, archivedAt: new Date() }).where(eq(guestReportInvites.id, invite.id));
+      return { action: "InviteRemove", metadata: { email: locked.email, inviteId: invite.id, status } };
+    });
+  } catch (error) {
+    // An invite on a report the caller cannot see answers exactly like an invite that does not exist.
+    if (error instanceof UserError && error.code === "NOT_FOUND") throw new UserError("NOT_FOUND", INVITE_NOT_FOUND);
+    throw error;
+  }
   return (await inviteViews(ctx.db, eq(guestReportInvites.id, invite.id)))[0]!;
 }
 
