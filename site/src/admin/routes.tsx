@@ -1,11 +1,15 @@
 import type { ReactNode } from 'react';
 import { LoginPage } from './features/auth/components/login-page';
+import { endSession, refreshViewer } from './features/auth/session-store';
+import { ConversationsPage } from './features/conversations/conversations-page';
 import { DashboardPage } from './features/dashboard/dashboard-page';
 import { HomePage } from './features/home/home-page';
 import { ReportDetailPage } from './features/reports/detail/report-detail-page';
 import { ReportListPage } from './features/reports/list/report-list-page';
+import { PASSWORD_UPDATED } from './features/settings/settings-api';
+import { SettingsPage } from './features/settings/settings-page';
 import { matchScreen, reportDetailPath, type Screen } from './paths';
-import type { AdminLocation } from './router';
+import { navigate, type AdminLocation } from './router';
 import { NotFoundPage } from './ui/not-found-page';
 import { can, homePathFor, isGuestMember, isSuperAdmin, type Viewer } from './viewer';
 
@@ -18,6 +22,11 @@ export type RouteResult =
 
 export const ADMIN_ROOT = '/admin';
 const BOUNCED_LOGIN = `${ADMIN_ROOT}?bounced=1`;
+const PASSWORD_CHANGED_LOGIN = `${ADMIN_ROOT}?password_changed=1`;
+
+// Every session ended with the password change (spec §4): the login page says why.
+const afterPasswordChange = () => endSession(() => navigate(PASSWORD_CHANGED_LOGIN, { replace: true }));
+const afterProfileSave = () => void refreshViewer();
 
 // The spec's login-type pages: they never bounce to the login screen.
 const PUBLIC_PATHS = [
@@ -35,8 +44,10 @@ const notFound = () => page('shell', <NotFoundPage />);
 
 export function resolveSignedOutRoute(location: AdminLocation): RouteResult {
   if (location.pathname === ADMIN_ROOT) {
-    const bounced = new URLSearchParams(location.search).get('bounced') === '1';
-    return page('bare', <LoginPage bounced={bounced} />);
+    const params = new URLSearchParams(location.search);
+    const bounced = params.get('bounced') === '1';
+    const notice = params.get('password_changed') === '1' ? PASSWORD_UPDATED : undefined;
+    return page('bare', <LoginPage bounced={bounced} notice={notice} />);
   }
   // Forgot password, reset, magic-link and verification screens are not
   // built yet; saying so beats bouncing a logged-out visitor to the login.
@@ -71,8 +82,8 @@ function screenRoute(screen: Screen, viewer: Viewer, returnPath?: string): Route
       );
     case 'report-detail': {
       if (!can(viewer, 'ReportSubmissionRead')) return notFound();
-      // 'edit' is the overview's alias; Activity Logs are not offered yet, so their address shows the report.
-      if (screen.tab === 'activities') {
+      // 'edit' is the overview's alias; Activity Logs need UserActivityList, so without it their address shows the report.
+      if (screen.tab === 'activities' && !can(viewer, 'UserActivityList')) {
         return { kind: 'redirect', to: reportDetailPath('overview', screen.reportFormID, screen.reportSubmissionID, screen.organisationID) };
       }
       return page(
@@ -88,6 +99,12 @@ function screenRoute(screen: Screen, viewer: Viewer, returnPath?: string): Route
         screen.organisationID,
       );
     }
+    case 'conversations':
+      if (!can(viewer, 'ReportConversationList')) return notFound();
+      return page('shell', <ConversationsPage key={screen.organisationID ?? ''} viewer={viewer} organisationID={screen.organisationID} />, screen.organisationID);
+    case 'settings':
+      // Any signed-in user, guest members included (spec §2).
+      return page('shell', <SettingsPage onProfileSaved={afterProfileSave} onPasswordChanged={afterPasswordChange} />);
     case 'not-found':
       return notFound();
   }

@@ -1,9 +1,11 @@
 import { useStore } from '../../lib/use-store';
+import { settingsPath } from '../paths';
+import { Link } from '../ui/link';
 import type { Viewer } from '../viewer';
 import { $twoFactorWarningDismissed, dismissTwoFactorWarning } from './shell-store';
 
-// Account warnings under the top bar. The spec links them to /admin/settings and /admin/verify;
-// those screens are not built yet, so the banners say what is wrong without a dead link.
+// Account warnings under the top bar. The two-factor warning links to /admin/settings (spec §2);
+// /admin/verify is not built yet, so the verification banner says what is wrong without a dead link.
 export function AccountBanners({ viewer }: { viewer: Viewer }) {
   const dismissed = useStore($twoFactorWarningDismissed);
   const showTwoFactor = !viewer.twoFactorAuthenticationActivated && !dismissed;
@@ -18,7 +20,9 @@ export function AccountBanners({ viewer }: { viewer: Viewer }) {
       {showTwoFactor && (
         <div className="banner banner--warning" role="status">
           <div>
-            <strong className="banner__title">Two-Factor Authentication Not Activated</strong>
+            <strong className="banner__title">
+              <Link to={settingsPath('profile')}>Two-Factor Authentication Not Activated</Link>
+            </strong>
             <span className="banner__text">A second step at sign-in keeps reports safe even if your password is exposed.</span>
           </div>
           <button type="button" className="banner__dismiss" aria-label="Dismiss two-factor authentication warning" onClick={dismissTwoFactorWarning}>

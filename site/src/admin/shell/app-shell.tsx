@@ -65,6 +65,7 @@ export function AppShell({ viewer, organisationID, children }: AppShellProps) {
         organisationID={organisationID}
         open={sidebarOpen}
         unassignedReports={stats?.unassignedReports}
+        unreadMessages={stats?.unreadMessages}
         signingOut={signingOut}
         onSignOut={() => void onSignOut()}
       />

@@ -28,7 +28,7 @@ const USER_STATS_SUBSCRIPTION = `subscription ShellOrganisationUserStatsLive($or
 
 type UserStats = { unassignedReports: number; unreadMessages: number };
 
-/** The Reports counter; skipped for guest members (spec section 6). */
+/** The Reports (unassigned) and Conversations (unread) counters; skipped for guest members (spec section 6). */
 export function useOrganisationUserStats(viewer: Viewer, organisationID: string | undefined): UserStats | undefined {
   const skip = isGuestMember(viewer) || !can(viewer, 'ReportSubmissionList');
   const variables = { organisationID: organisationID ?? null };

@@ -1,5 +1,5 @@
 import { useStore } from '../../lib/use-store';
-import { dashboardPath, reportListPath } from '../paths';
+import { conversationsPath, dashboardPath, reportListPath } from '../paths';
 import { $location } from '../router';
 import { Link } from '../ui/link';
 import { can, isGuestMember, type Viewer } from '../viewer';
@@ -10,17 +10,19 @@ type SidebarProps = {
   organisationID?: string;
   open: boolean;
   unassignedReports?: number;
+  /** The reporters' messages nobody on the team has read yet, for the Conversations badge. */
+  unreadMessages?: number;
   signingOut: boolean;
   onSignOut: () => void;
 };
 
-type Item = { label: string; to: string; active: (pathname: string) => boolean; badge?: number };
+type Item = { label: string; to: string; active: (pathname: string) => boolean; badge?: { count: number; label: string } };
 
 /**
- * Only screens that exist are linked (Conversations, Resources, Forms, the Manage section and the
- * settings join as they are built), so the menu never leads nowhere.
+ * Only screens that exist are linked (Resources, Forms, the Manage section and the settings join
+ * as they are built), so the menu never leads nowhere.
  */
-function activityItems(viewer: Viewer, organisationID: string | undefined, unassignedReports: number | undefined): Item[] {
+function activityItems(viewer: Viewer, organisationID: string | undefined, unassignedReports: number | undefined, unreadMessages: number | undefined): Item[] {
   const items: Item[] = [];
   if (!isGuestMember(viewer)) {
     const to = dashboardPath(organisationID);
@@ -33,15 +35,21 @@ function activityItems(viewer: Viewer, organisationID: string | undefined, unass
       to,
       active: (pathname) => pathname === to || /^\/admin\/manage(\/organisations)?\/(reports|tags\/reports)\//.test(pathname),
     };
-    if (unassignedReports) item.badge = unassignedReports;
+    if (unassignedReports) item.badge = { count: unassignedReports, label: `${unassignedReports} unassigned` };
+    items.push(item);
+  }
+  if (can(viewer, 'ReportConversationList')) {
+    const to = conversationsPath(organisationID);
+    const item: Item = { label: 'Conversations', to, active: (pathname) => pathname === to || /^\/admin\/manage(\/organisations)?\/report-conversations(\/|$)/.test(pathname) };
+    if (unreadMessages) item.badge = { count: unreadMessages, label: `${unreadMessages} unread` };
     items.push(item);
   }
   return items;
 }
 
-export function Sidebar({ viewer, organisationID, open, unassignedReports, signingOut, onSignOut }: SidebarProps) {
+export function Sidebar({ viewer, organisationID, open, unassignedReports, unreadMessages, signingOut, onSignOut }: SidebarProps) {
   const { pathname } = useStore($location);
-  const items = activityItems(viewer, organisationID, unassignedReports);
+  const items = activityItems(viewer, organisationID, unassignedReports, unreadMessages);
   return (
     <nav id="admin-sidebar" className={`sidebar${open ? ' sidebar--open' : ''}`} aria-label="Main">
       <p className="sidebar__title">Admin Control Panel</p>
@@ -54,8 +62,8 @@ export function Sidebar({ viewer, organisationID, open, unassignedReports, signi
                 <Link to={item.to} className="sidebar__link" current={item.active(pathname)}>
                   <span>{item.label}</span>
                   {item.badge !== undefined && (
-                    <span className="sidebar__badge" aria-label={`${item.badge} unassigned`}>
-                      {item.badge}
+                    <span className="sidebar__badge" aria-label={item.badge.label}>
+                      {item.badge.count}
                     </span>
                   )}
                 </Link>

@@ -1,4 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { settingsPath } from '../paths';
+import { Link } from '../ui/link';
 
 type UserMenuProps = {
   name: string;
@@ -7,7 +9,7 @@ type UserMenuProps = {
   onSignOut: () => void;
 };
 
-// The top bar's user menu. Edit Profile joins Sign Out once the settings screen exists.
+// The top bar's user menu: Edit Profile (the settings screen) and Sign Out.
 export function UserMenu({ name, roleLabel, signingOut, onSignOut }: UserMenuProps) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -44,6 +46,12 @@ export function UserMenu({ name, roleLabel, signingOut, onSignOut }: UserMenuPro
         </span>
       </button>
       <ul id={menuId} className="user-menu__list" hidden={!open}>
+        {/* Following the link closes the menu; the click reaches the item before the page changes. */}
+        <li onClick={() => setOpen(false)}>
+          <Link to={settingsPath('profile')} className="user-menu__item">
+            Edit Profile
+          </Link>
+        </li>
         <li>
           <button type="button" className="user-menu__item" onClick={onSignOut} disabled={signingOut}>
             {signingOut ? 'Signing out…' : 'Sign Out'}

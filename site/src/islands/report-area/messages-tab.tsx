@@ -4,6 +4,7 @@ import { liveState, onLiveState, type LiveState } from '../../lib/live';
 import { sameOriginImageUrl } from '../organisation-data';
 import { IMAGE_TYPES, imageProblem, type ChatMessage } from './conversation';
 import { useConversation } from './use-conversation';
+import { useReporterPresence } from './use-reporter-presence';
 
 type MessagesTabProps = {
   conversationClosed: boolean;
@@ -16,6 +17,7 @@ const idleOnServer = (): LiveState => 'idle';
 
 export function MessagesTab({ conversationClosed, allowChatFileUploads }: MessagesTabProps) {
   const conversation = useConversation();
+  const presence = useReporterPresence(!conversationClosed);
   const live = useSyncExternalStore(onLiveState, liveState, idleOnServer);
   // The read receipt goes under the reporter's latest message the organisation has seen.
   const seenID = conversation.messages.findLast((message) => message.from === 'Guest' && message.type !== 'System' && message.read)?.id;
@@ -30,7 +32,10 @@ export function MessagesTab({ conversationClosed, allowChatFileUploads }: Messag
     const problem = await conversation.send(content);
     setBusy(false);
     if (problem) setSendError(problem);
-    else if (typeof content === 'string') setDraft('');
+    else if (typeof content === 'string') {
+      setDraft('');
+      presence.sent();
+    }
   };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -71,6 +76,11 @@ export function MessagesTab({ conversationClosed, allowChatFileUploads }: Messag
           <MessageItem key={message.id} message={message} seen={message.id === seenID} />
         ))}
       </ol>
+      {presence.teamStatus === 'Typing' && (
+        <p className="muted" role="status">
+          The organisation is typing…
+        </p>
+      )}
       <form className="chat-reply stack" noValidate autoComplete="off" onSubmit={submit}>
         {sendError && (
           <p className="alert alert--error" role="alert">
@@ -88,7 +98,10 @@ export function MessagesTab({ conversationClosed, allowChatFileUploads }: Messag
           placeholder={conversationClosed ? CLOSED_PLACEHOLDER : 'Write a message'}
           disabled={conversationClosed}
           autoComplete="off"
-          onChange={(event) => setDraft(event.target.value)}
+          onChange={(event) => {
+            setDraft(event.target.value);
+            presence.typing();
+          }}
         />
         <div className="actions">
           {allowChatFileUploads && !conversationClosed && (

@@ -1,3 +1,4 @@
+import { saveBlob } from '../../lib/download';
 import type { ReportCredentials } from './report-api';
 
 // The report ID and password are shown once, on the finish page. They are kept
@@ -35,14 +36,5 @@ export function credentialsFileName(reportID: string): string {
 /** Saves the credentials as a text file made in the browser: nothing goes over the network. */
 export function downloadCredentials(credentials: ReportCredentials): void {
   const text = `Report ID: ${credentials.reportID}\nPassword: ${credentials.password}\n`;
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = credentialsFileName(credentials.reportID);
-  link.rel = 'noopener';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoking at once can cancel the download in some browsers.
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(new Blob([text], { type: 'text/plain;charset=utf-8' }), credentialsFileName(credentials.reportID));
 }

@@ -47,6 +47,21 @@ export async function completeSignIn(): Promise<{ ok: true } | { ok: false; mess
   return { ok: false, message: outcome.kind === 'error' ? outcome.message : FALLBACK_ERROR_MESSAGE };
 }
 
+/**
+ * The signed-in user changed their own profile: load it again so the shell (the top bar's name,
+ * the verification banner) shows it at once. Nothing changes when that fails or the user has
+ * meanwhile signed out; the next full load shows it.
+ */
+export async function refreshViewer(): Promise<void> {
+  const current = $session.get();
+  if (current.status !== 'signed-in') return;
+  const outcome = await loadViewer();
+  const now = $session.get();
+  if (outcome.kind === 'signed-in' && now.status === 'signed-in' && now.viewer.id === outcome.viewer.id) {
+    $session.set({ status: 'signed-in', viewer: outcome.viewer });
+  }
+}
+
 // `beforeSignedOut` runs just before the store changes, so the caller can
 // move away from a page that is about to require a session.
 export async function signOut(beforeSignedOut: () => void): Promise<{ ok: boolean }> {

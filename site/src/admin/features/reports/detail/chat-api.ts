@@ -12,6 +12,11 @@ export const MESSAGE_SUBSCRIPTION = `subscription ReportChatLive($id: ID) {
   reportConversationMessage(reportSubmissionID: $id) { action message { ${MESSAGE_FIELDS} } } }`;
 export const SEND_MUTATION = `mutation ReportChatSend($id: ID, $message: String!) {
   reportConversationSendMessage(reportSubmissionID: $id, input: { type: Text, message: $message }) { ${MESSAGE_FIELDS} } }`;
+// An image goes as a GraphQL multipart request: urql builds one by itself when a variable holds a
+// File. Same mutation as the reporter's follow-up area; the server checks type and size again and
+// strips the image's metadata.
+export const SEND_IMAGE_MUTATION = `mutation ReportChatSendImage($id: ID, $caption: String, $imageFile: File!) {
+  reportConversationSendMessage(reportSubmissionID: $id, input: { type: Image, message: $caption, imageFile: $imageFile }) { ${MESSAGE_FIELDS} } }`;
 export const READ_MUTATION = `mutation ReportChatRead($id: ID, $messageIDs: [ID!]!) {
   reportConversationReadMessages(reportSubmissionID: $id, messageIDs: $messageIDs) }`;
 
@@ -47,4 +52,18 @@ export function applyEvent(list: readonly ChatMessage[], event: ChatEvent): Chat
   if (event.action === 'new') return mergeMessages(list, [event.message]);
   if (event.action === 'seen' && list.some((message) => message.id === event.message.id)) return mergeMessages(list, [event.message]);
   return list as ChatMessage[];
+}
+
+/** Spec sections 5 and 9: one image of these types, at most 5,000,000 bytes. */
+export const IMAGE_TYPES = ['.jpg', '.jpeg', '.png', '.svg', '.gif', '.bmp'] as const;
+export const MAX_IMAGE_BYTES = 5_000_000;
+export const UPLOAD_FAILED = 'Upload Failed';
+
+/** Why a chosen file cannot be sent ('Invalid file', 'File size too large'), or null when it can. */
+export function imageProblem(file: { name: string; size: number }): string | null {
+  const dot = file.name.lastIndexOf('.');
+  const extension = dot < 0 ? '' : file.name.slice(dot).toLowerCase();
+  if (!(IMAGE_TYPES as readonly string[]).includes(extension)) return 'Invalid file';
+  if (file.size > MAX_IMAGE_BYTES) return 'File size too large';
+  return null;
 }

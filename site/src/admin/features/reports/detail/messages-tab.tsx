@@ -2,8 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { formatDateTime } from '../../../../lib/format';
 import { isTerminalStatus } from '../../../ui/badges';
 import { ErrorBanner } from '../../../ui/error-banner';
-import type { Viewer } from '../../../viewer';
-import type { ChatMessage } from './chat-api';
+import { ConfirmDialog } from '../../../ui/confirm-dialog';
+import { isOrganisationManager, type Viewer } from '../../../viewer';
+import { imageProblem, UPLOAD_FAILED, type ChatMessage } from './chat-api';
+import { AttachImageButton, ImagePreview, useImageChoice } from './chat-image';
 import type { ReportDetail } from './detail-api';
 import type { ReportRules } from './report-rules';
 import { useChat } from './use-chat';
@@ -16,21 +18,55 @@ export function MessagesTab({ viewer, report, rules }: MessagesTabProps) {
   const presence = usePresence(report.id, rules.canReply);
   const [draft, setDraft] = useState('');
   const [sendError, setSendError] = useState<string>();
+  /** The server's reason under 'Upload Failed', when it gave one. */
+  const [uploadReason, setUploadReason] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const image = useImageChoice();
+  const [confirming, setConfirming] = useState(false);
+  const confirmBeforeSending = isOrganisationManager(viewer);
   // The receipt goes under the team's latest message the reporter has seen.
   const seenID = chat.messages.findLast((message) => message.from === 'User' && message.type !== 'System' && message.read)?.id;
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
+  const showError = (message: string | undefined, reason?: string) => {
+    setSendError(message);
+    setUploadReason(reason);
+  };
+
+  const chooseImage = (file: File) => {
+    const problem = imageProblem(file);
+    if (problem) return showError(problem);
+    showError(undefined);
+    image.choose(file);
+  };
+
+  // With an image chosen, Send sends it and the text becomes its optional caption; without one, text is required.
+  const deliver = async () => {
     const text = draft.trim();
-    if (text === '') return setSendError('Required');
     setBusy(true);
-    setSendError(undefined);
+    showError(undefined);
+    if (image.file) {
+      const problem = await chat.sendImage(image.file, text);
+      setBusy(false);
+      if (problem) return showError(UPLOAD_FAILED, problem === UPLOAD_FAILED ? undefined : problem);
+      image.clear();
+      setDraft('');
+      presence.sent();
+      return;
+    }
     const problem = await chat.send(text);
     setBusy(false);
-    if (problem) setSendError(problem);
-    else setDraft('');
+    if (problem) return showError(problem);
+    setDraft('');
+    presence.sent();
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!image.file && draft.trim() === '') return showError('Required');
+    // Spec §4: owners and admins confirm before a message goes to the reporter (decision 011).
+    if (confirmBeforeSending) setConfirming(true);
+    else void deliver();
   };
 
   return (
@@ -54,6 +90,7 @@ export function MessagesTab({ viewer, report, rules }: MessagesTabProps) {
       {rules.canReply ? (
         <form className="chat-reply stack" noValidate autoComplete="off" onSubmit={submit}>
           <ErrorBanner message={sendError} />
+          {uploadReason && <p className="muted">{uploadReason}</p>}
           {isTerminalStatus(report.status) && <p className="muted">This report is closed; sending a message re-opens it.</p>}
           <label className="visually-hidden" htmlFor="chat-reply">
             Reply
@@ -63,13 +100,15 @@ export function MessagesTab({ viewer, report, rules }: MessagesTabProps) {
             className="field__input chat-reply__input"
             rows={3}
             value={draft}
-            placeholder="Write a message to the reporter"
+            placeholder={image.file ? 'Add a caption (optional)' : 'Write a message to the reporter'}
             onChange={(event) => {
               setDraft(event.target.value);
               presence.typing();
             }}
           />
+          {image.file && <ImagePreview file={image.file} url={image.previewURL} disabled={busy} onRemove={image.clear} />}
           <div className="actions chat-reply__actions">
+            <AttachImageButton disabled={busy} onChoose={chooseImage} />
             <button type="submit" className="button" disabled={busy}>
               {busy ? 'Sending…' : 'Send'}
             </button>
@@ -77,6 +116,17 @@ export function MessagesTab({ viewer, report, rules }: MessagesTabProps) {
         </form>
       ) : (
         <p className="muted">Only members of the report team can reply.</p>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          action="send"
+          name="message"
+          onConfirm={async () => {
+            await deliver();
+            return undefined;
+          }}
+          onClose={() => setConfirming(false)}
+        />
       )}
     </section>
   );

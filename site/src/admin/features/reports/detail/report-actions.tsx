@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { useMutation } from 'urql';
+import { downloadFile } from '../../../../lib/download';
 import { navigate } from '../../../router';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { errorMessage } from '../../../ui/errors';
 import { notify } from '../../../ui/notice-store';
-import { homePathFor, type Viewer } from '../../../viewer';
+import { homePathFor, isOrganisationManager, type Viewer } from '../../../viewer';
 import { CloseReportDialog } from './close-report-dialog';
 import { LEAVE_MUTATION, OPEN_MUTATION, type ReportDetail } from './detail-api';
 import { EmailReportDialog } from './email-report-dialog';
@@ -21,9 +22,23 @@ type ReportActionsProps = {
 
 type Open = 'close' | 'email' | 'leave' | undefined;
 
-/** Close, Re-open, Leave and Email Report. Export Report arrives with the export endpoints. */
+/** Export, Email, Leave, Re-open and Close Report, each shown only to whom the server allows it. */
 export function ReportActions({ viewer, report, rules, onError }: ReportActionsProps) {
   const [open, setOpen] = useState<Open>();
+  const [exporting, setExporting] = useState(false);
+  // Spec §4: the Export Report button is for organisation owners and admins, not guests.
+  const canExport = isOrganisationManager(viewer) && viewer.organisation?.id === report.submissionForm.organisationID;
+
+  const onExport = async () => {
+    onError(undefined);
+    setExporting(true);
+    try {
+      const result = await downloadFile(`/api/report-submissions/export/${encodeURIComponent(report.id)}`, `Report ${report.reportID}.html`);
+      if (!result.ok) onError(result.message);
+    } finally {
+      setExporting(false);
+    }
+  };
   const [reopenState, reopen] = useMutation(OPEN_MUTATION);
   const [, leave] = useMutation(LEAVE_MUTATION);
 
@@ -42,9 +57,14 @@ export function ReportActions({ viewer, report, rules, onError }: ReportActionsP
     return undefined;
   };
 
-  if (!rules.canClose && !rules.canReopen && !rules.canLeave && !rules.canEmail) return null;
+  if (!canExport && !rules.canClose && !rules.canReopen && !rules.canLeave && !rules.canEmail) return null;
   return (
     <div className="actions report-actions">
+      {canExport && (
+        <button type="button" className="button button--secondary" onClick={() => void onExport()} disabled={exporting}>
+          {exporting ? 'Exporting…' : 'Export Report'}
+        </button>
+      )}
       {rules.canEmail && (
         <button type="button" className="button button--secondary" onClick={() => setOpen('email')}>
           Email Report

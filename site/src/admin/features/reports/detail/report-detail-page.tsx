@@ -13,7 +13,7 @@ import { ReportTabs } from './report-tabs';
 
 type ReportDetailPageProps = {
   viewer: Viewer;
-  tab: Exclude<ReportTab, 'edit' | 'activities'>;
+  tab: Exclude<ReportTab, 'edit'>;
   reportFormID: string;
   reportSubmissionID: string;
   organisationID?: string | undefined;

@@ -1,7 +1,8 @@
 import { useSubscription } from 'urql';
 import { reportDetailPath, type ReportTab } from '../../../paths';
 import { Link } from '../../../ui/link';
-import type { Viewer } from '../../../viewer';
+import { can, type Viewer } from '../../../viewer';
+import { ActivitiesTab } from './activities-tab';
 import { UNREAD_SUBSCRIPTION, type ReportDetail } from './detail-api';
 import { MessagesTab } from './messages-tab';
 import { NotesTab } from './notes-tab';
@@ -10,7 +11,7 @@ import type { ReportRules } from './report-rules';
 import { TeamTab } from './team-tab';
 import { UploadsTab } from './uploads-tab';
 
-type ShownTab = Exclude<ReportTab, 'edit' | 'activities'>;
+type ShownTab = Exclude<ReportTab, 'edit'>;
 
 type ReportTabsProps = {
   viewer: Viewer;
@@ -22,13 +23,14 @@ type ReportTabsProps = {
 
 type TabEntry = { tab: ShownTab; label: string; badge?: number };
 
-function tabEntries(rules: ReportRules, unread: number, uploads: number): TabEntry[] {
+function tabEntries(viewer: Viewer, rules: ReportRules, unread: number, uploads: number): TabEntry[] {
   const entries: TabEntry[] = [];
   if (rules.tabs.report) entries.push({ tab: 'overview', label: 'Report' });
   entries.push({ tab: 'team', label: 'Team' });
   if (rules.tabs.messages) entries.push({ tab: 'messages', label: 'Messages', badge: unread });
   if (rules.tabs.uploads) entries.push({ tab: 'uploads', label: 'Uploads', badge: uploads });
   if (rules.tabs.notes) entries.push({ tab: 'notes', label: 'Notes' });
+  if (can(viewer, 'UserActivityList')) entries.push({ tab: 'activities', label: 'Activity Logs' });
   return entries;
 }
 
@@ -38,7 +40,7 @@ export function ReportTabs({ viewer, report, rules, tab, organisationID }: Repor
     { query: UNREAD_SUBSCRIPTION, variables: { id: report.id }, pause: !rules.tabs.messages },
     (_previous, data) => data.reportConversationTotalUnreadMessages,
   );
-  const entries = tabEntries(rules, unread.data ?? report.unreadMessages, report.attachmentsCount);
+  const entries = tabEntries(viewer, rules, unread.data ?? report.unreadMessages, report.attachmentsCount);
   // A tab the viewer may not open (or a report without chat) shows the first one there is.
   const current = entries.some((entry) => entry.tab === tab) ? tab : (entries[0]?.tab ?? 'team');
 
@@ -63,6 +65,7 @@ export function ReportTabs({ viewer, report, rules, tab, organisationID }: Repor
         {current === 'messages' && <MessagesTab viewer={viewer} report={report} rules={rules} />}
         {current === 'uploads' && <UploadsTab report={report} />}
         {current === 'notes' && <NotesTab report={report} rules={rules} />}
+        {current === 'activities' && <ActivitiesTab report={report} />}
       </div>
     </div>
   );

@@ -10,7 +10,9 @@ import {
   MESSAGES_QUERY,
   READ_BATCH_MS,
   READ_MUTATION,
+  SEND_IMAGE_MUTATION,
   SEND_MUTATION,
+  UPLOAD_FAILED,
   type ChatEvent,
   type ChatMessage,
 } from './chat-api';
@@ -102,5 +104,15 @@ export function useChat(reportID: string, markRead: boolean) {
     return undefined;
   };
 
-  return { messages, hasMore, loading, error, loadEarlier, send };
+  /** Sends an image with an optional caption; answers the server's reason on failure, or undefined once sent. */
+  const sendImage = async (file: File, caption: string): Promise<string | undefined> => {
+    const result = await client
+      .mutation<{ reportConversationSendMessage: ChatMessage }>(SEND_IMAGE_MUTATION, { id: reportID, caption, imageFile: file })
+      .toPromise();
+    if (result.error || !result.data) return errorMessage(result.error) ?? UPLOAD_FAILED;
+    receive([result.data.reportConversationSendMessage]);
+    return undefined;
+  };
+
+  return { messages, hasMore, loading, error, loadEarlier, send, sendImage };
 }

@@ -5,7 +5,6 @@ import { spaced } from '../../../ui/badges';
 // same page of the same search, and a list can be shared.
 
 export const PAGE_SIZE = 20;
-export const SEARCH_DEBOUNCE_MS = 500;
 
 export type SortKey = (typeof SORT_KEYS)[number];
 export type SortDirection = (typeof SORT_DIRECTIONS)[number];

@@ -1,3 +1,4 @@
+import { SelectField as Select } from '../../../ui/select-field';
 import type { Tag } from '../reports-api';
 import { DIRECTION_OPTIONS, FILTER_OPTIONS, SORT_OPTIONS, type ListParams } from './list-params';
 
@@ -9,31 +10,6 @@ type ReportListControlsProps = {
   /** Offered when the viewer may list tags and the list is not already one tag's. */
   tags?: Tag[] | undefined;
 };
-
-type SelectProps = {
-  id: string;
-  label: string;
-  value: string;
-  options: readonly { value: string; label: string }[];
-  onChange: (value: string) => void;
-};
-
-function Select({ id, label, value, options, onChange }: SelectProps) {
-  return (
-    <div className="field list-controls__field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <select id={id} className="field__input" value={value} onChange={(event) => onChange(event.target.value)}>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
 
 export function ReportListControls({ params, searchText, onSearchText, onChange, tags }: ReportListControlsProps) {
   return (

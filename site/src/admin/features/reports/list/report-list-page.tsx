@@ -1,16 +1,15 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { useStore } from '../../../../lib/use-store';
-import { $location, navigate } from '../../../router';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { ErrorBanner } from '../../../ui/error-banner';
 import { errorMessage } from '../../../ui/errors';
 import { notify } from '../../../ui/notice-store';
 import { Pagination } from '../../../ui/pagination';
-import { useDebounced } from '../../../ui/use-debounced';
+import { useListAddress } from '../../../ui/use-list-address';
 import { can, isSuperAdmin, type Viewer } from '../../../viewer';
 import { ARCHIVE_MUTATION, LIST_QUERY, TAG_QUERY, TAGS_QUERY, UNARCHIVE_MUTATION, type ReportRow, type Tag } from '../reports-api';
-import { PAGE_SIZE, readParams, SEARCH_DEBOUNCE_MS, writeParams, type ListParams } from './list-params';
+import { PAGE_SIZE, readParams, writeParams } from './list-params';
+import { ExportButtons } from './export-buttons';
 import { ReportListControls } from './report-list-controls';
 import { ReportTable } from './report-table';
 
@@ -24,25 +23,9 @@ type ReportListPageProps = {
 type Pending = { kind: 'archive' | 'unarchive'; report: ReportRow };
 
 export function ReportListPage({ viewer, organisationID, tagID }: ReportListPageProps) {
-  const location = useStore($location);
-  const params = readParams(location.search);
-  const [searchText, setSearchText] = useState(params.search);
-  const settled = useDebounced(searchText, SEARCH_DEBOUNCE_MS);
+  const { params, searchText, setSearchText, update } = useListAddress(readParams, writeParams);
   const [pending, setPending] = useState<Pending>();
-
-  const update = useCallback((change: Partial<ListParams>, replace = false) => {
-    const current = $location.get();
-    navigate(`${current.pathname}${writeParams({ ...readParams(current.search), ...change })}`, { replace });
-  }, []);
-
-  // Typing settles for 500 ms, then the search runs from page 1.
-  useEffect(() => {
-    if (settled.trim() !== readParams($location.get().search).search) update({ search: settled.trim(), page: 1 }, true);
-  }, [settled, update]);
-  // Back and Forward bring another search with them.
-  useEffect(() => {
-    setSearchText((text) => (text.trim() === params.search ? text : params.search));
-  }, [params.search]);
+  const [exportError, setExportError] = useState<string>();
 
   const tagIDs = tagID ? [tagID] : params.tagID ? [params.tagID] : null;
   const variables = useMemo(
@@ -83,8 +66,9 @@ export function ReportListPage({ viewer, organisationID, tagID }: ReportListPage
     <main className="admin-page stack">
       <div className="page-header">
         <h1 className="page-header__title">{title}</h1>
+        <ExportButtons viewer={viewer} search={variables.search} onError={setExportError} />
       </div>
-      <ErrorBanner message={errorMessage(tag.error) ?? errorMessage(list.error)} />
+      <ErrorBanner message={errorMessage(tag.error) ?? errorMessage(list.error) ?? exportError} />
       <ReportListControls
         params={params}
         searchText={searchText}

@@ -1,0 +1,132 @@
+import { describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { recordProblems, recordRequests, screenshot } from "../helpers/browser.ts";
+import { confirmSend, demoInBrowser, signInToConsole } from "../helpers/console-browser.ts";
+import { demoForm, ReporterClient, submitReport } from "../helpers/reporter.ts";
+
+// Issue 4's journey: the demo owner triages a report that arrives while they watch, and talks
+// with its reporter, who is in a second browser context on the organisation's own host.
+
+const suite = demoInBrowser();
+
+const tile = (page: Page, label: string) => page.locator(".stat-tile").filter({ hasText: label }).locator(".stat-tile__value");
+const statusBadge = (page: Page) => page.locator(".report-header__facts .badge").first();
+
+async function closeReport(page: Page, outcome: string, note?: string) {
+  await page.getByRole("button", { name: "Close Report" }).click();
+  const dialog = page.getByRole("dialog", { name: "Close Report" });
+  await dialog.getByRole("radio", { name: outcome, exact: true }).check();
+  if (note) await dialog.getByLabel("Note (optional)").fill(note);
+  await dialog.getByRole("button", { name: "Close Report" }).click();
+  await dialog.waitFor({ state: "detached" });
+  await page.getByText(`Successfully marked Report as ${outcome}`).last().waitFor();
+}
+
+describe("the owner's console journey in Chromium", () => {
+  test("a new report arrives live, is assigned, tagged, noted, discussed live with its reporter, closed, re-opened, closed and archived", async () => {
+    const { server, browser, consoleOrigin, reporterOrigin } = suite;
+    const owner = await browser.newContext();
+    const page = await owner.newPage();
+    const requests = recordRequests(page);
+    const problems = recordProblems(page);
+    await signInToConsole(page, consoleOrigin, "owner@demo.test");
+    await page.locator(".stat-tile__value").first().filter({ hasText: /\d/ }).waitFor();
+    const receivedBefore = Number(await tile(page, "Reports Received").textContent());
+    await screenshot(page, "console-1-dashboard");
+
+    // A reporter submits on the organisation's host; the open dashboard counts it and lists it, no reload.
+    const { form, widgets } = await demoForm(server, "demo", "Workplace Misconduct Report");
+    const { reportID, generatedPassword } = await submitReport(new ReporterClient(server, "demo.localhost"), form.id, widgets);
+    await tile(page, "Reports Received").filter({ hasText: String(receivedBefore + 1) }).waitFor({ timeout: 5_000 });
+    const latest = page.locator("section", { has: page.getByRole("heading", { name: "Latest Reports" }) });
+    await latest.getByRole("link", { name: reportID }).waitFor({ timeout: 5_000 });
+    await screenshot(page, "console-2-new-report-live");
+
+    // Nobody is on its team yet: the owner joins, then assigns the demo member.
+    await latest.getByRole("link", { name: reportID }).click();
+    await page.getByRole("heading", { name: `Report ${reportID}` }).waitFor();
+    await page.getByRole("button", { name: "Join Team" }).click();
+    await page.getByRole("link", { name: "Team" }).click();
+    await page.getByRole("button", { name: "Assign Users" }).click();
+    const assign = page.getByRole("dialog", { name: "Assign Users" });
+    await assign.getByLabel("Search").fill("Priya");
+    await assign.locator(".assign-list__item", { hasText: "Priya Raman" }).getByRole("button", { name: "Assign" }).click();
+    const team = page.locator("section", { has: page.getByRole("heading", { name: "Assigned Users" }) });
+    await team.getByRole("cell", { name: /Priya Raman/ }).waitFor();
+    await assign.getByRole("button", { name: "Close" }).click().catch(() => undefined);
+    await screenshot(page, "console-3-team");
+
+    // A tag and a note.
+    await page.getByRole("link", { name: "Report", exact: true }).click();
+    const identifiers = page.locator("section", { has: page.getByRole("heading", { name: "Report Identifiers" }) });
+    await identifiers.getByRole("checkbox", { name: "Finance" }).check();
+    await identifiers.getByRole("button", { name: "Save" }).click();
+    await page.getByText(/successfully/i).first().waitFor();
+    await page.getByRole("link", { name: "Notes" }).click();
+    await page.getByLabel("New Note").fill("Spoke to the site manager; evidence requested.");
+    await page.getByRole("button", { name: "Post Note" }).click();
+    await page.getByText("Spoke to the site manager; evidence requested.").waitFor();
+    await screenshot(page, "console-4-tag-and-note");
+
+    // The reporter signs in to the follow-up area in a second context and opens Messages.
+    const reporterContext = await browser.newContext();
+    const reporter = await reporterContext.newPage();
+    const reporterRequests = recordRequests(reporter);
+    await reporter.goto(`${reporterOrigin}/report/login`);
+    await reporter.getByLabel("Report ID").fill(reportID);
+    await reporter.getByLabel("Password").fill(generatedPassword);
+    await reporter.getByRole("button", { name: "Login" }).click();
+    await reporter.waitForURL("**/report/dashboard");
+    await reporter.getByRole("link", { name: /Messages/ }).click();
+    await reporter.getByPlaceholder("Write a message").waitFor();
+
+    // Staff reply; the reporter sees it without reloading and answers; staff see that live too.
+    await page.getByRole("link", { name: /Messages/ }).click();
+    await page.getByText("The reporter is online").waitFor({ timeout: 5_000 });
+    await page.getByPlaceholder("Write a message to the reporter").fill("Thank you for reporting. Could you tell us which shift this was?");
+    await page.getByRole("button", { name: "Send", exact: true }).click();
+    await confirmSend(page);
+    await reporter.getByText("Thank you for reporting. Could you tell us which shift this was?").waitFor({ timeout: 5_000 });
+    await screenshot(reporter, "console-5-reporter-sees-reply");
+    await reporter.getByPlaceholder("Write a message").pressSequentially("The night ");
+    await page.getByText("The reporter is typing…").waitFor({ timeout: 5_000 });
+    await reporter.getByPlaceholder("Write a message").fill("The night shift on the 14th.");
+    await reporter.getByRole("button", { name: "Send", exact: true }).click();
+    await page.getByText("The night shift on the 14th.").waitFor({ timeout: 5_000 });
+    await page.getByText("The reporter is online").waitFor({ timeout: 5_000 });
+    // The owner has the chat open, so the reporter's message is read and says so on their side.
+    await reporter.locator(".chat__meta", { hasText: "Seen" }).waitFor({ timeout: 5_000 });
+    await screenshot(page, "console-6-chat-live");
+    // The reporter goes away: the open console says so.
+    const reporterRequestsSeen = reporterRequests.filter((url) => !url.startsWith(reporterOrigin));
+    await reporterContext.close();
+    await page.getByText(/The reporter is offline/).waitFor({ timeout: 5_000 });
+
+    // Closed as Substantiated with a note; re-opened; closed again; archived from the list.
+    await closeReport(page, "Substantiated", "The account is supported by the rota and two witnesses.");
+    await expect(statusBadge(page).textContent()).resolves.toBe("Substantiated");
+    await page.getByRole("link", { name: "Notes" }).click();
+    await page.getByText("Report Marked as Substantiated").first().waitFor();
+    await screenshot(page, "console-7-closed");
+    await page.getByRole("button", { name: "Re-open Report" }).click();
+    await page.getByText("Successfully re-opened report").waitFor();
+    await page.getByRole("button", { name: "Close Report" }).waitFor();
+    // Archiving needs Closed or Completed (spec §4), so the second close is Completed.
+    await closeReport(page, "Completed");
+    await expect(statusBadge(page).textContent()).resolves.toBe("Completed");
+    await page.getByRole("link", { name: "Reports", exact: true }).click();
+    const row = page.getByRole("row", { name: new RegExp(reportID) });
+    await row.getByRole("button", { name: "Archive" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Yes" }).click();
+    await page.getByText("Successfully archived report").waitFor();
+    await row.waitFor({ state: "detached" });
+    await page.goto(`${consoleOrigin}/admin/manage/reports?filter=Archived`);
+    await page.getByRole("row", { name: new RegExp(reportID) }).waitFor();
+    await screenshot(page, "console-8-archived");
+
+    expect(requests.filter((url) => !url.startsWith(consoleOrigin))).toEqual([]);
+    expect(reporterRequestsSeen).toEqual([]);
+    expect(problems).toEqual([]);
+    await owner.close();
+  }, 120_000);
+});

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import { seedDemo } from "../../db/seed/demo.ts";
+import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
+import { launchBrowser } from "./browser.ts";
+import { startTestServer, type TestServer } from "./server.ts";
+
+/** A server with the demo data and a Chromium, for browser journeys through the console. */
+export interface DemoInBrowser {
+  server: TestServer;
+  browser: Browser;
+  /** The product host, where the console lives. */
+  consoleOrigin: string;
+  /** The Demo organisation's own host, where its reporters are. */
+  reporterOrigin: string;
+}
+
+/**
+ * Starts the server and the browser before the file's tests and stops them after. The fields of
+ * the returned object are filled in once the tests run.
+ */
+export function demoInBrowser(): DemoInBrowser {
+  const suite = {} as DemoInBrowser;
+  beforeAll(async () => {
+    suite.server = await startTestServer();
+    await seedDemo(suite.server.db);
+    suite.browser = await launchBrowser();
+    suite.consoleOrigin = `http://localhost:${suite.server.port}`;
+    suite.reporterOrigin = `http://demo.localhost:${suite.server.port}`;
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.server?.stop();
+  });
+  return suite;
+}
+
+/** Signs a demo staff account in at /admin and waits for the dashboard. */
+export async function signInToConsole(page: Page, consoleOrigin: string, email: string, password = DEMO_PASSWORD): Promise<void> {
+  await page.goto(`${consoleOrigin}/admin`);
+  await page.getByLabel("Email Address").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await page.getByText("Reports Received").waitFor();
+}
+
+/** Owners and admins confirm each message to the reporter (decision 011). */
+export async function confirmSend(page: Page): Promise<void> {
+  const dialog = page.getByRole("dialog");
+  await dialog.getByText("Are you sure you want to send this message?").waitFor();
+  await dialog.getByRole("button", { name: "Yes" }).click();
+  await dialog.waitFor({ state: "detached" });
+}
