@@ -74,7 +74,7 @@ describe("the Conversations page in Chromium", () => {
     const unread = stats.data!.organisationUserStats.unreadMessages;
     expect(unread).toBeGreaterThan(0);
     const menuItem = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /Conversations/ });
-    await menuItem.locator(`[aria-label="${unread} unread"]`).waitFor();
+    await menuItem.getByText(`${unread} unread`).waitFor();
     await menuItem.click();
     await page.waitForURL("**/admin/manage/report-conversations");
     await page.getByRole("heading", { name: "Conversations" }).waitFor();

@@ -1,8 +1,10 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { recordProblems, recordRequests, screenshot } from "../helpers/browser.ts";
 import { confirmSend, demoInBrowser, signInToConsole } from "../helpers/console-browser.ts";
 import { demoForm, ReporterClient, submitReport } from "../helpers/reporter.ts";
+import { parseCsv, readZip } from "../helpers/zip-reader.ts";
 
 // Issue 4's journey: the demo owner triages a report that arrives while they watch, and talks
 // with its reporter, who is in a second browser context on the organisation's own host.
@@ -25,7 +27,7 @@ async function closeReport(page: Page, outcome: string, note?: string) {
 describe("the owner's console journey in Chromium", () => {
   test("a new report arrives live, is assigned, tagged, noted, discussed live with its reporter, closed, re-opened, closed and archived", async () => {
     const { server, browser, consoleOrigin, reporterOrigin } = suite;
-    const owner = await browser.newContext();
+    const owner = await browser.newContext({ acceptDownloads: true });
     const page = await owner.newPage();
     const requests = recordRequests(page);
     const problems = recordProblems(page);
@@ -116,6 +118,17 @@ describe("the owner's console journey in Chromium", () => {
     await expect(statusBadge(page).textContent()).resolves.toBe("Completed");
     await page.getByRole("link", { name: "Reports", exact: true }).click();
     const row = page.getByRole("row", { name: new RegExp(reportID) });
+    await row.waitFor();
+
+    // Both exports download under the server's file names and hold the report.
+    const [zip] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export Reports" }).click()]);
+    expect(zip.suggestedFilename()).toMatch(/^reports-export-\d{4}-\d{2}-\d{2}\.zip$/);
+    const exported = readZip(readFileSync((await zip.path())!));
+    expect(new TextDecoder().decode(exported.get(`Report ${reportID}.html`))).toContain("Spoke to the site manager; evidence requested.");
+    const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Reporting CSV" }).click()]);
+    expect(csv.suggestedFilename()).toMatch(/^reports-\d{4}-\d{2}-\d{2}\.csv$/);
+    const rows = parseCsv(readFileSync((await csv.path())!, "utf8").replace(/^\uFEFF/, ""));
+    expect(rows.some((cells) => cells[0] === reportID)).toBe(true);
     await row.getByRole("button", { name: "Archive" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Yes" }).click();
     await page.getByText("Successfully archived report").waitFor();

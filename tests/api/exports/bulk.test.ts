@@ -7,7 +7,7 @@ import { CSV_COLUMNS, TOO_MANY_REPORTS } from "../../../api/modules/exports/serv
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { anonymous, demoStaff, loginAs, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
-import { parseCsv, readZip, unzipTool } from "./zip-reader.ts";
+import { parseCsv, readZip, unzipTool } from "../../helpers/zip-reader.ts";
 
 type Row = typeof reportSubmissions.$inferSelect;
 let server: TestServer;

@@ -4,7 +4,7 @@ import { CSV_BOM, csvCell, toCsv } from "../../../api/modules/exports/csv.ts";
 import { escapeHtml, formatBytes, formatTimestamp, statusLabel } from "../../../api/modules/exports/html.ts";
 import { reportFileName } from "../../../api/modules/exports/service.ts";
 import { crc32, ZipWriter } from "../../../api/modules/exports/zip.ts";
-import { parseCsv, readZip, unzipTool } from "./zip-reader.ts";
+import { parseCsv, readZip, unzipTool } from "../../helpers/zip-reader.ts";
 
 describe("crc32", () => {
   test("matches the check value of the standard and Bun's own CRC-32", () => {

@@ -1,5 +1,5 @@
 import { useStore } from '../../lib/use-store';
-import { conversationsPath, dashboardPath, reportListPath } from '../paths';
+import { conversationsPath, dashboardPath, reportListPath, settingsPath } from '../paths';
 import { $location } from '../router';
 import { Link } from '../ui/link';
 import { can, isGuestMember, type Viewer } from '../viewer';
@@ -19,8 +19,8 @@ type SidebarProps = {
 type Item = { label: string; to: string; active: (pathname: string) => boolean; badge?: { count: number; label: string } };
 
 /**
- * Only screens that exist are linked (Resources, Forms, the Manage section and the settings join
- * as they are built), so the menu never leads nowhere.
+ * Only screens that exist are linked (Resources, Forms and the rest of the Manage section join as
+ * they are built), so the menu never leads nowhere.
  */
 function activityItems(viewer: Viewer, organisationID: string | undefined, unassignedReports: number | undefined, unreadMessages: number | undefined): Item[] {
   const items: Item[] = [];
@@ -47,31 +47,43 @@ function activityItems(viewer: Viewer, organisationID: string | undefined, unass
   return items;
 }
 
+/** Manage: the viewer's own profile for everyone; users, tags and the rest as they are built. */
+function manageItems(): Item[] {
+  const to = settingsPath();
+  return [{ label: 'Profile', to, active: (pathname) => pathname === to }];
+}
+
+function SidebarSection({ heading, items, pathname }: { heading: string; items: Item[]; pathname: string }) {
+  if (items.length === 0) return null;
+  return (
+    <div className="sidebar__section">
+      <p className="sidebar__heading">{heading}</p>
+      <ul className="sidebar__list">
+        {items.map((item) => (
+          <li key={item.label}>
+            <Link to={item.to} className="sidebar__link" current={item.active(pathname)}>
+              <span>{item.label}</span>
+              {item.badge !== undefined && (
+                <span className="sidebar__badge">
+                  <span aria-hidden="true">{item.badge.count}</span>
+                  <span className="visually-hidden">{item.badge.label}</span>
+                </span>
+              )}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 export function Sidebar({ viewer, organisationID, open, unassignedReports, unreadMessages, signingOut, onSignOut }: SidebarProps) {
   const { pathname } = useStore($location);
-  const items = activityItems(viewer, organisationID, unassignedReports, unreadMessages);
   return (
     <nav id="admin-sidebar" className={`sidebar${open ? ' sidebar--open' : ''}`} aria-label="Main">
       <p className="sidebar__title">Admin Control Panel</p>
-      {items.length > 0 && (
-        <div className="sidebar__section">
-          <p className="sidebar__heading">Activity</p>
-          <ul className="sidebar__list">
-            {items.map((item) => (
-              <li key={item.label}>
-                <Link to={item.to} className="sidebar__link" current={item.active(pathname)}>
-                  <span>{item.label}</span>
-                  {item.badge !== undefined && (
-                    <span className="sidebar__badge" aria-label={item.badge.label}>
-                      {item.badge.count}
-                    </span>
-                  )}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <SidebarSection heading="Activity" items={activityItems(viewer, organisationID, unassignedReports, unreadMessages)} pathname={pathname} />
+      <SidebarSection heading="Manage" items={manageItems()} pathname={pathname} />
       <div className="sidebar__section sidebar__section--end">
         <button type="button" className="sidebar__link sidebar__logout" onClick={onSignOut} disabled={signingOut}>
           Logout
