@@ -1,4 +1,6 @@
 import { CONVERSATION_SORT_KEYS, PRIORITIES, SORT_DIRECTIONS, type Priority } from '../../../../../api/shared/enums';
+import { SEARCH_MAX_LENGTH } from '../../ui/list-controls';
+import { pickParam, readSearchAndPage } from '../../ui/use-list-address';
 
 // The page's state lives in the address (?sortBy=…&page=…), as the reports list's does, so Back
 // from a report's Messages tab returns to the same page of the same search.
@@ -25,22 +27,15 @@ export const DEFAULT_PARAMS: ConversationParams = { search: '', priority: '', so
 const SORT_LABELS: Record<ConversationSortKey, string> = { DateCreated: 'Date Created', DateLastMessage: 'Last Message', Priority: 'Priority' };
 
 export const SORT_OPTIONS = CONVERSATION_SORT_KEYS.map((value) => ({ value, label: SORT_LABELS[value] }));
-export const DIRECTION_OPTIONS = SORT_DIRECTIONS.map((value) => ({ value, label: value }));
 export const PRIORITY_OPTIONS = [{ value: '', label: 'All priorities' }, ...PRIORITIES.map((value) => ({ value, label: value }))];
-
-function pick<T extends string>(value: string | null, allowed: readonly T[], fallback: T): T {
-  return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
-}
 
 export function readParams(search: string): ConversationParams {
   const query = new URLSearchParams(search);
-  const page = Number.parseInt(query.get('page') ?? '', 10);
   return {
-    search: (query.get('search') ?? '').slice(0, 200),
-    priority: pick<Priority | ''>(query.get('priority'), PRIORITIES, ''),
-    sortBy: pick(query.get('sortBy'), CONVERSATION_SORT_KEYS, DEFAULT_PARAMS.sortBy),
-    sortDir: pick(query.get('sortDir'), SORT_DIRECTIONS, DEFAULT_PARAMS.sortDir),
-    page: Number.isFinite(page) && page >= 1 ? page : 1,
+    priority: pickParam<Priority | ''>(query.get('priority'), PRIORITIES, ''),
+    sortBy: pickParam(query.get('sortBy'), CONVERSATION_SORT_KEYS, DEFAULT_PARAMS.sortBy),
+    sortDir: pickParam(query.get('sortDir'), SORT_DIRECTIONS, DEFAULT_PARAMS.sortDir),
+    ...readSearchAndPage(query, SEARCH_MAX_LENGTH),
   };
 }
 

@@ -1,5 +1,7 @@
 import { REPORT_LIST_FILTERS, SORT_DIRECTIONS, SORT_KEYS, type ReportListFilter } from '../../../../../../api/shared/enums';
 import { spaced } from '../../../ui/badges';
+import { SEARCH_MAX_LENGTH } from '../../../ui/list-controls';
+import { pickParam, readSearchAndPage } from '../../../ui/use-list-address';
 
 // The list's state lives in the address (?filter=…&page=…), so Back from a report returns to the
 // same page of the same search, and a list can be shared.
@@ -22,22 +24,15 @@ export const DEFAULT_PARAMS: ListParams = { filter: 'Active', sortBy: 'DateCreat
 
 export const FILTER_OPTIONS = REPORT_LIST_FILTERS.map((value) => ({ value, label: spaced(value) }));
 export const SORT_OPTIONS = SORT_KEYS.map((value) => ({ value, label: spaced(value) }));
-export const DIRECTION_OPTIONS = SORT_DIRECTIONS.map((value) => ({ value, label: value }));
-
-function pick<T extends string>(value: string | null, allowed: readonly T[], fallback: T): T {
-  return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
-}
 
 export function readParams(search: string): ListParams {
   const query = new URLSearchParams(search);
-  const page = Number.parseInt(query.get('page') ?? '', 10);
   return {
-    filter: pick(query.get('filter'), REPORT_LIST_FILTERS, DEFAULT_PARAMS.filter),
-    sortBy: pick(query.get('sortBy'), SORT_KEYS, DEFAULT_PARAMS.sortBy),
-    sortDir: pick(query.get('sortDir'), SORT_DIRECTIONS, DEFAULT_PARAMS.sortDir),
-    search: (query.get('search') ?? '').slice(0, 200),
+    filter: pickParam(query.get('filter'), REPORT_LIST_FILTERS, DEFAULT_PARAMS.filter),
+    sortBy: pickParam(query.get('sortBy'), SORT_KEYS, DEFAULT_PARAMS.sortBy),
+    sortDir: pickParam(query.get('sortDir'), SORT_DIRECTIONS, DEFAULT_PARAMS.sortDir),
     tagID: query.get('tag') ?? '',
-    page: Number.isFinite(page) && page >= 1 ? page : 1,
+    ...readSearchAndPage(query, SEARCH_MAX_LENGTH),
   };
 }
 

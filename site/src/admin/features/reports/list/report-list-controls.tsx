@@ -1,6 +1,7 @@
+import { SearchField, SortFields } from '../../../ui/list-controls';
 import { SelectField as Select } from '../../../ui/select-field';
 import type { Tag } from '../reports-api';
-import { DIRECTION_OPTIONS, FILTER_OPTIONS, SORT_OPTIONS, type ListParams } from './list-params';
+import { FILTER_OPTIONS, SORT_OPTIONS, type ListParams } from './list-params';
 
 type ReportListControlsProps = {
   params: ListParams;
@@ -14,21 +15,7 @@ type ReportListControlsProps = {
 export function ReportListControls({ params, searchText, onSearchText, onChange, tags }: ReportListControlsProps) {
   return (
     <div className="list-controls" role="search">
-      <div className="field list-controls__field list-controls__search">
-        <label className="field__label" htmlFor="report-search">
-          Search
-        </label>
-        <input
-          id="report-search"
-          className="field__input"
-          type="search"
-          value={searchText}
-          maxLength={200}
-          placeholder="Search reports"
-          autoComplete="off"
-          onChange={(event) => onSearchText(event.target.value)}
-        />
-      </div>
+      <SearchField id="report-search" value={searchText} placeholder="Search reports" onChange={onSearchText} />
       <Select
         id="report-filter"
         label="Filter"
@@ -45,20 +32,7 @@ export function ReportListControls({ params, searchText, onSearchText, onChange,
           onChange={(value) => onChange({ tagID: value, page: 1 })}
         />
       )}
-      <Select
-        id="report-sort"
-        label="Sort by"
-        value={params.sortBy}
-        options={SORT_OPTIONS}
-        onChange={(value) => onChange({ sortBy: value as ListParams['sortBy'], page: 1 })}
-      />
-      <Select
-        id="report-direction"
-        label="Direction"
-        value={params.sortDir}
-        options={DIRECTION_OPTIONS}
-        onChange={(value) => onChange({ sortDir: value as ListParams['sortDir'], page: 1 })}
-      />
+      <SortFields idPrefix="report" sortBy={params.sortBy} sortDir={params.sortDir} sortOptions={SORT_OPTIONS} onChange={onChange} />
     </div>
   );
 }
