@@ -8,6 +8,7 @@ import { MessagesTab } from './messages-tab';
 import { SettingsTab } from './settings-tab';
 import { UploadsTab } from './uploads-tab';
 import { useUnreadCount } from './use-unread-count';
+import '../../styles/chat.css';
 import '../../styles/report-area.css';
 
 const LOADING_MESSAGE = 'Please wait. Anonymising your IP.';
