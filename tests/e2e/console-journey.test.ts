@@ -1,9 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { recordProblems, recordRequests, screenshot } from "../helpers/browser.ts";
 import { confirmSend, demoInBrowser, signInToConsole } from "../helpers/console-browser.ts";
+import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
+import { readableMail } from "../helpers/smtp-server.ts";
 import { demoForm, ReporterClient, submitReport } from "../helpers/reporter.ts";
+import { joinTeam, loginAs } from "../helpers/session.ts";
 import { parseCsv, readZip } from "../helpers/zip-reader.ts";
 
 // Issue 4's journey: the demo owner triages a report that arrives while they watch, and talks
@@ -142,4 +146,53 @@ describe("the owner's console journey in Chromium", () => {
     expect(problems).toEqual([]);
     await owner.close();
   }, 120_000);
+
+  test("the owner emails a report and invites a guest from its screen; both mails leave with a link and nothing of the report", async () => {
+    const { server, browser, consoleOrigin } = suite;
+    const { form, widgets } = await demoForm(server, "demo", "Workplace Misconduct Report");
+    const { reportID } = await submitReport(new ReporterClient(server, "demo.localhost"), form.id, widgets);
+    const ownerApi = await loginAs(server, "owner@demo.test", DEMO_PASSWORD);
+    const list = await ownerApi.gql<{ reportSubmissions: { list: { id: string; reportID: string }[] } }>(
+      `query ($text: String) { reportSubmissions(search: { text: $text }) { list { id reportID } } }`,
+      { text: reportID },
+    );
+    const id = list.data!.reportSubmissions.list.find((row) => row.reportID === reportID)!.id;
+    await joinTeam(ownerApi, id);
+    const outbox = join(server.dataDir, "outbox");
+    const mails = () => readdirSync(outbox).filter((name) => name.endsWith(".eml")).map((name) => readFileSync(join(outbox, name), "utf8"));
+
+    const page = await browser.newPage();
+    const problems = recordProblems(page);
+    await signInToConsole(page, consoleOrigin, "owner@demo.test");
+    await page.goto(`${consoleOrigin}/admin/manage/reports/overview/${form.id}/${id}`);
+    await page.getByRole("heading", { name: `Report ${reportID}` }).waitFor();
+
+    await page.getByRole("button", { name: "Email Report" }).click();
+    const emailDialog = page.getByRole("dialog", { name: "Email Report" });
+    await emailDialog.getByRole("button", { name: "Send" }).click();
+    await emailDialog.getByText("Required").waitFor();
+    await emailDialog.getByLabel("Email Address").fill("case-lawyer@example.test");
+    await emailDialog.getByRole("button", { name: "Send" }).click();
+    await page.getByText("Successfully emailed report to case-lawyer@example.test").waitFor();
+
+    await page.getByRole("link", { name: "Team" }).click();
+    await page.getByRole("button", { name: /Invite Guest/ }).click();
+    const inviteDialog = page.getByRole("dialog", { name: "Invite Guest User" });
+    await inviteDialog.getByLabel("Email Address").fill("auditor@example.test");
+    await inviteDialog.getByRole("button", { name: "Invite" }).click();
+    await page.getByText("auditor@example.test has been invited to this report").waitFor();
+    await page.getByRole("cell", { name: "auditor@example.test" }).waitFor();
+    await screenshot(page, "console-9-invited");
+
+    // Each mail carries a link into the console and nothing the reporter wrote.
+    const answer = widgets.find((widget) => widget.type === "LongText" || widget.type === "ShortText")!;
+    for (const recipient of ["case-lawyer@example.test", "auditor@example.test"]) {
+      const mail = mails().map(readableMail).find((text) => text.includes(`To: ${recipient}`));
+      expect(mail).toBeDefined();
+      expect(mail).toMatch(/https?:\/\/\S+\/admin\S*/);
+      expect(mail).not.toContain(`Answer to ${answer.title}`);
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
 });

@@ -62,3 +62,8 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     },
   };
 }
+
+/** A mail's text as a reader sees it: quoted-printable soft breaks joined and escapes decoded. */
+export function readableMail(raw: string): string {
+  return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}

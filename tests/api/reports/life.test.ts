@@ -19,7 +19,7 @@ import { reportUpdatedTopic } from "../../../api/modules/reports/events.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { loginAs, type StaffClient } from "../../helpers/session.ts";
 import { COMPLETE, demoForm, pagesOfAnswers, ReporterClient, submitReport, UPDATE } from "../../helpers/reporter.ts";
-import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp-server.ts";
+import { readableMail, startSmtpServer, type TestSmtpServer } from "../../helpers/smtp-server.ts";
 import { upload } from "../../fixtures/attachments.ts";
 import { sendImage } from "../../fixtures/chat-images.ts";
 import { plainJpeg } from "../../fixtures/files.ts";
@@ -283,8 +283,6 @@ describe("reportSubmissionMuteNotification", () => {
   });
 });
 
-/** The message body with quoted-printable soft breaks and escapes undone, so long lines (the link) read whole. */
-const bodyOf = (raw: string) => raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 describe("reportSubmissionForwardEmail", () => {
   test("allowed: the mail holds the report ID, organisation and link, and nothing of the report's content", async () => {
@@ -295,7 +293,7 @@ describe("reportSubmissionForwardEmail", () => {
     expect(result.errors).toBeUndefined();
     const mail = (await smtp.waitFor(sent + 1))[sent]!;
     expect(mail.to).toEqual(["colleague@example.com"]);
-    const body = bodyOf(mail.raw);
+    const body = readableMail(mail.raw);
     expect(body).toContain(report.reportID);
     expect(body).toContain("Demo Organisation");
     expect(body).toContain(`/admin/manage/reports/overview/${form.form.id}/${report.id}`);

@@ -7,7 +7,7 @@ import { createUser } from "../../factories/users.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { anonymous, loginAs, type StaffClient } from "../../helpers/session.ts";
-import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp-server.ts";
+import { readableMail, startSmtpServer, type TestSmtpServer } from "../../helpers/smtp-server.ts";
 
 let server: TestServer;
 let smtp: TestSmtpServer;
@@ -39,8 +39,6 @@ const Q = {
 const message = (result: Result) => result.errors?.[0]?.message;
 const code = (result: Result) => result.errors?.[0]?.extensions?.code;
 const NOT_FOUND = "Report Submission is not found";
-/** The message as a reader sees it: quoted-printable soft breaks joined and escapes decoded. */
-const decoded = (raw: string) => raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 async function freshReport(): Promise<{ id: string; reportID: string }> {
   const { form, widgets } = await demoForm(server, "demo", "Workplace Misconduct Report");
@@ -192,7 +190,7 @@ describe("guest report invites", () => {
     expect(invited.data?.reportSubmissionInviteUser).toMatchObject({ email: "guest@northwind.test", status: "Opened", organisationName: "Demo Organisation", reportID: report.reportID });
     const [mail] = (await smtp.waitFor(before + 1)).slice(before);
     expect(mail!.to).toEqual(["guest@northwind.test"]);
-    const text = decoded(mail!.raw);
+    const text = readableMail(mail!.raw);
     expect(text).toContain("Demo Organisation");
     expect(text).toContain("/admin/manage/report-invites");
     // No report content: not its ID, not the reporter's answers, not the report's form.

@@ -1,10 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { formatDateTime } from '../../../../lib/format';
-import { TextField } from '../../../../lib/text-field';
 import { Badge } from '../../../ui/badges';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
-import { Dialog } from '../../../ui/dialog';
+import { EmailDialog } from '../../../ui/email-dialog';
 import { ErrorBanner } from '../../../ui/error-banner';
 import { errorMessage } from '../../../ui/errors';
 import { notify } from '../../../ui/notice-store';
@@ -80,39 +79,22 @@ export function InvitesSection({ reportID }: { reportID: string }) {
 }
 
 function InviteDialog({ reportID, onClose }: { reportID: string; onClose: () => void }) {
-  const [email, setEmail] = useState('');
-  const [fieldError, setFieldError] = useState<string>();
-  const [error, setError] = useState<string>();
-  const [state, invite] = useMutation(INVITE_MUTATION);
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (state.fetching) return;
-    const to = email.trim();
-    setFieldError(to === '' ? 'Required' : undefined);
-    setError(undefined);
-    if (to === '') return;
+  const [, invite] = useMutation(INVITE_MUTATION);
+  const send = async (to: string) => {
     const result = await invite({ id: reportID, email: to }, INVITES_CONTEXT);
-    if (result.error) return setError(errorMessage(result.error));
+    if (result.error) return errorMessage(result.error);
     notify(`${to} has been invited to this report`);
-    onClose();
+    return undefined;
   };
-
   return (
-    <Dialog title="Invite Guest User" onClose={onClose}>
-      <form className="stack" noValidate onSubmit={submit}>
-        <ErrorBanner message={error} />
-        <p className="muted">A guest user from outside your organisation gets access to this report only, once they accept.</p>
-        <TextField id="invite-guest-email" label="Email Address" type="email" value={email} onChange={setEmail} error={fieldError} />
-        <div className="actions dialog__actions">
-          <button type="button" className="button button--secondary" onClick={onClose} disabled={state.fetching}>
-            Cancel
-          </button>
-          <button type="submit" className="button" disabled={state.fetching}>
-            {state.fetching ? 'Inviting…' : 'Invite'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <EmailDialog
+      title="Invite Guest User"
+      intro="A guest user from outside your organisation gets access to this report only, once they accept."
+      fieldId="invite-guest-email"
+      submitLabel="Invite"
+      busyLabel="Inviting…"
+      onSubmit={send}
+      onClose={onClose}
+    />
   );
 }
