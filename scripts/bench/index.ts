@@ -7,22 +7,28 @@
  * BENCH_REPORTS   reporter journeys (start, every page, complete) to run on Postgres (default 200)
  * BENCH_REPORT_CONCURRENCY  how many of those run at once (default 16)
  * BENCH_POSTGRES_URL  where to CREATE/DROP the lantern_bench database (default postgres://postgres@127.0.0.1:5432/test)
+ * BENCH_LIST_REPORTS  completed reports seeded into one organisation for the report list's latency (default 100000)
+ * BENCH_LIST_RATE     report list requests a second, open loop, for BENCH_SECONDS after a 2 s warm-up (default 200)
+ * BENCH_CHAT_SOCKETS  graphql-ws sockets open for chat delivery, half reporters and half staff (default 1000)
+ * BENCH_CHAT_RATE     chat messages a second while they are open, alternating direction (default 20)
+ * BENCH_CHAT_SIDEBARS staff sockets that also hold the console's sidebar counts subscription (default 0)
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { CleanupStack } from "./cleanup.ts";
+import { measureAtScale, type ScaleSettings } from "./scale.ts";
 import { measurePglite, measurePostgres, measureRaw, rateRow, type BenchContext } from "./scenarios.ts";
 import { jsShippedRows, ensureSiteBuiltQuietly } from "./site-weight.ts";
 import { failedRow, renderTable, type Row } from "./table.ts";
 import { ensureWrk, WARMUP_SECONDS, WRK_CONNECTIONS, WRK_THREADS } from "./wrk.ts";
 
 /** A whole number from the environment; bounded on purpose, since the bench is meant to finish in minutes. */
-function wholeNumberEnv(name: string, fallback: number, max: number, what: string): number {
+function wholeNumberEnv(name: string, fallback: number, max: number, what: string, min = 1): number {
   const text = process.env[name] ?? String(fallback);
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1 || value > max) {
-    console.error(`${name} must be a whole number of ${what} from 1 to ${max} (got "${text}")`);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    console.error(`${name} must be a whole number of ${what} from ${min} to ${max} (got "${text}")`);
     process.exit(78);
   }
   return value;
@@ -31,6 +37,13 @@ function wholeNumberEnv(name: string, fallback: number, max: number, what: strin
 const seconds = wholeNumberEnv("BENCH_SECONDS", 10, 300, "seconds");
 const reports = wholeNumberEnv("BENCH_REPORTS", 200, 10_000, "reports");
 const reportConcurrency = wholeNumberEnv("BENCH_REPORT_CONCURRENCY", 16, 256, "journeys");
+const scale: ScaleSettings = {
+  listReports: wholeNumberEnv("BENCH_LIST_REPORTS", 100_000, 1_000_000, "reports"),
+  listRate: wholeNumberEnv("BENCH_LIST_RATE", 200, 5_000, "requests a second"),
+  chatSockets: wholeNumberEnv("BENCH_CHAT_SOCKETS", 1_000, 10_000, "sockets", 2),
+  chatRate: wholeNumberEnv("BENCH_CHAT_RATE", 20, 1_000, "messages a second"),
+  chatSidebars: wholeNumberEnv("BENCH_CHAT_SIDEBARS", 0, 5_000, "sockets", 0),
+};
 const cleanup = new CleanupStack();
 cleanup.runOnSignals();
 
@@ -73,9 +86,10 @@ try {
   const pageRows = [...jsShippedRows(siteError), ...origins];
   const raw = await attempt("Raw Bun.serve hello", "req/s", () => measureRaw(ctx), (r) => [rateRow("Raw Bun.serve hello (baseline)", r)]);
   const postgres = await attempt("GraphQL on Postgres", "req/s", () => measurePostgres(ctx, raw.result), (r) => r.throughput);
-  // Display order: throughput, then start-up, then both memory figures together, then what pages ship and ask for.
+  const atScale = await attempt("Postgres at scale", "ms", () => measureAtScale(ctx, scale), (r) => r);
+  // Display order: throughput, then latency at scale, then start-up, then both memory figures together, then what pages ship and ask for.
   const pgMemory = postgres.result?.memory ?? [];
-  rows.push(...raw.rows, ...postgres.rows, ...pglite.rows, ...pgMemory, ...pageRows);
+  rows.push(...raw.rows, ...postgres.rows, ...atScale.rows, ...pglite.rows, ...pgMemory, ...pageRows);
 } catch (error) {
   failed = true;
   console.error("bench: could not run:", error);

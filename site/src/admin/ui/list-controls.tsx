@@ -1,4 +1,5 @@
 import { SORT_DIRECTIONS } from '../../../../api/shared/enums';
+import { SEARCH_MAX_LENGTH } from './list-address';
 import { SelectField, type SelectOption } from './select-field';
 
 // The pieces every paged list's controls share: the search box, and sort key with direction.
@@ -6,8 +7,6 @@ import { SelectField, type SelectOption } from './select-field';
 const DIRECTION_OPTIONS: SelectOption[] = SORT_DIRECTIONS.map((value) => ({ value, label: value }));
 export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 
-/** Search text beyond this is cut, in the box and in the address. */
-export const SEARCH_MAX_LENGTH = 200;
 
 type SearchFieldProps = { id: string; value: string; placeholder: string; onChange: (text: string) => void };
 

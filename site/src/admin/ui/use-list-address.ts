@@ -1,23 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useStore } from '../../lib/use-store';
 import { $location, navigate } from '../router';
+import type { ListState } from './list-address';
 import { useDebounced } from './use-debounced';
 
 /** Spec: search text is debounced by 500 ms and resets to page 1. */
 export const SEARCH_DEBOUNCE_MS = 500;
-
-type ListState = { search: string; page: number };
-
-/** A value from the address if it is one of `allowed`, else the fallback: old or hand-edited links never break a list. */
-export function pickParam<T extends string>(value: string | null, allowed: readonly T[], fallback: T): T {
-  return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
-}
-
-/** The search text and page every list keeps in its address (an invalid page is page 1). */
-export function readSearchAndPage(query: URLSearchParams, maxSearchLength: number): ListState {
-  const page = Number.parseInt(query.get('page') ?? '', 10);
-  return { search: (query.get('search') ?? '').slice(0, maxSearchLength), page: Number.isFinite(page) && page >= 1 ? page : 1 };
-}
 
 /**
  * A paged, searchable list whose state lives in the address (?search=…&page=…), so Back from an

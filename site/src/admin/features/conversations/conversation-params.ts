@@ -1,6 +1,5 @@
 import { CONVERSATION_SORT_KEYS, PRIORITIES, SORT_DIRECTIONS, type Priority } from '../../../../../api/shared/enums';
-import { SEARCH_MAX_LENGTH } from '../../ui/list-controls';
-import { pickParam, readSearchAndPage } from '../../ui/use-list-address';
+import { pickParam, readSearchAndPage, SEARCH_MAX_LENGTH } from '../../ui/list-address';
 
 // The page's state lives in the address (?sortBy=…&page=…), as the reports list's does, so Back
 // from a report's Messages tab returns to the same page of the same search.

@@ -1,7 +1,6 @@
 import { REPORT_LIST_FILTERS, SORT_DIRECTIONS, SORT_KEYS, type ReportListFilter } from '../../../../../../api/shared/enums';
 import { spaced } from '../../../ui/badges';
-import { SEARCH_MAX_LENGTH } from '../../../ui/list-controls';
-import { pickParam, readSearchAndPage } from '../../../ui/use-list-address';
+import { pickParam, readSearchAndPage, SEARCH_MAX_LENGTH } from '../../../ui/list-address';
 
 // The list's state lives in the address (?filter=…&page=…), so Back from a report returns to the
 // same page of the same search, and a list can be shared.

@@ -1,0 +1,123 @@
+/**
+ * Lantern at the size of a large organisation, on Postgres: a fresh lantern_bench database with
+ * the demo data, then many more reports (report-seed.ts). First the report list's latency at a
+ * constant rate (report-list-latency.ts), then, on a freshly started server so its memory figure
+ * starts clean, chat delivery with many sockets open (chat-delivery.ts). Each part that fails
+ * becomes rows saying so; the other still runs.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
+import { measureChatDelivery } from "./chat-delivery.ts";
+import { lanternEnv, login, startLantern, type LanternOptions, type LanternServer } from "./lantern.ts";
+import { benchDatabaseUrl, dropBenchDatabase, recreateBenchDatabase } from "./postgres.ts";
+import { runCommand, stopChild } from "./processes.ts";
+import { measureListLatency } from "./report-list-latency.ts";
+import { seedReports } from "./report-seed.ts";
+import type { BenchContext } from "./scenarios.ts";
+import { failedRow, formatCount, type Row } from "./table.ts";
+
+/** The console user both parts act as: the demo organisation's owner sees every report in it. */
+const OWNER_EMAIL = "owner@demo.test";
+/** Idle time before the chat server's memory is read, as the other RSS figures wait. */
+const IDLE_MS = 2000;
+
+export interface ScaleSettings {
+  /** Reports seeded into the demo organisation for the list. */
+  listReports: number;
+  listRate: number;
+  /** Sockets open during the chat run: half reporters, half staff. */
+  chatSockets: number;
+  chatRate: number;
+  /** Staff sockets that also hold the console's sidebar counts subscription. */
+  chatSidebars: number;
+}
+
+/** Starts Lantern on the bench database, runs `work`, stops it (also when `work` fails). */
+async function withServer<T>(ctx: BenchContext, options: LanternOptions, work: (server: LanternServer) => Promise<T>): Promise<T> {
+  let stop: () => Promise<void> = async () => {};
+  try {
+    const server = await startLantern(options, (child) => {
+      stop = ctx.cleanup.defer("stop Lantern (Postgres, at scale)", () => stopChild(child));
+    });
+    return await work(server);
+  } finally {
+    await stop();
+  }
+}
+
+async function timed<T>(ctx: BenchContext, what: string, work: () => Promise<T>): Promise<T> {
+  const startedAt = performance.now();
+  const result = await work();
+  ctx.progress(`${what} took ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+  return result;
+}
+
+async function listRows(ctx: BenchContext, options: LanternOptions, settings: ScaleSettings): Promise<Row[]> {
+  const reports = formatCount(settings.listReports);
+  ctx.progress(`Postgres at scale: seeding ${reports} completed reports into the demo organisation`);
+  const seeded = await timed(ctx, `seeding ${reports} reports`, () => seedReports(options.databaseUrl!, settings.listReports, "history"));
+  return withServer(ctx, options, async (server) =>
+    measureListLatency({
+      base: server.base,
+      cookie: await login(server.base, OWNER_EMAIL, DEMO_PASSWORD),
+      reports: settings.listReports,
+      searchText: seeded.reportIds[Math.floor(seeded.reportIds.length / 2)]!,
+      rate: settings.listRate,
+      seconds: ctx.seconds,
+      progress: ctx.progress,
+    }),
+  );
+}
+
+async function chatRows(ctx: BenchContext, options: LanternOptions, settings: ScaleSettings): Promise<Row[]> {
+  const pairs = Math.max(1, Math.floor(settings.chatSockets / 2));
+  ctx.progress(`Postgres at scale: seeding ${pairs} open reports for the chat`);
+  const seeded = await seedReports(options.databaseUrl!, pairs, "open-chats", OWNER_EMAIL);
+  return withServer(ctx, options, async (server) => {
+    const staffCookie = await login(server.base, OWNER_EMAIL, DEMO_PASSWORD);
+    // Its memory before the sockets is read next, once start-up garbage has had a chance to go.
+    await Bun.sleep(IDLE_MS);
+    return measureChatDelivery({
+      base: server.base,
+      serverPid: server.child.proc.pid,
+      databaseUrl: options.databaseUrl!,
+      organisationId: seeded.organisationId,
+      submissionIds: seeded.submissionIds,
+      staffCookie,
+      sidebars: settings.chatSidebars,
+      rate: settings.chatRate,
+      seconds: ctx.seconds,
+      progress: ctx.progress,
+    });
+  });
+}
+
+/** A part's rows, or one row saying why it could not be measured. */
+async function part(name: string, unit: string, work: () => Promise<Row[]>): Promise<Row[]> {
+  try {
+    return await work();
+  } catch (error) {
+    console.error(`bench: ${name} failed:`, error);
+    return [failedRow(name, unit, error)];
+  }
+}
+
+export async function measureAtScale(ctx: BenchContext, settings: ScaleSettings): Promise<Row[]> {
+  ctx.progress("Postgres at scale: a fresh lantern_bench database with the demo data");
+  await recreateBenchDatabase();
+  const dropDatabase = ctx.cleanup.defer("drop lantern_bench", dropBenchDatabase);
+  const dataDir = await mkdtemp(join(ctx.scratchDir, "scale-"));
+  const removeDir = ctx.cleanup.defer("remove the at-scale data dir", () => rm(dataDir, { recursive: true, force: true }));
+  try {
+    const options: LanternOptions = { dataDir, databaseUrl: benchDatabaseUrl(), production: true };
+    // The CLI migrates first, so the servers find the schema and the demo in place.
+    await runCommand("cli seed-demo", [process.execPath, "scripts/cli.ts", "seed-demo"], lanternEnv(options));
+    const list = await part(`Report list, ${formatCount(settings.listReports)} reports, p99 (Postgres)`, "ms", () => listRows(ctx, options, settings));
+    const chat = await part(`Chat delivery, ${formatCount(settings.chatSockets)} sockets, p99 (Postgres)`, "ms", () => chatRows(ctx, options, settings));
+    return [...list, ...chat];
+  } finally {
+    await removeDir();
+    await dropDatabase();
+  }
+}
