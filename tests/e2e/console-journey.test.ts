@@ -16,7 +16,8 @@ import { parseCsv, readZip } from "../helpers/zip-reader.ts";
 const suite = demoInBrowser();
 
 const tile = (page: Page, label: string) => page.locator(".stat-tile").filter({ hasText: label }).locator(".stat-tile__value");
-const statusBadge = (page: Page) => page.locator(".report-header__facts .badge").first();
+/** Waits for the header's status to read `status`: the screen refetches the report after a change. */
+const statusShows = (page: Page, status: string) => page.locator(".report-header__facts .badge", { hasText: new RegExp(`^${status}$`) }).waitFor({ timeout: 5_000 });
 
 async function closeReport(page: Page, outcome: string, note?: string) {
   await page.getByRole("button", { name: "Close Report" }).click();
@@ -110,7 +111,7 @@ describe("the owner's console journey in Chromium", () => {
 
     // Closed as Substantiated with a note; re-opened; closed again; archived from the list.
     await closeReport(page, "Substantiated", "The account is supported by the rota and two witnesses.");
-    await expect(statusBadge(page).textContent()).resolves.toBe("Substantiated");
+    await statusShows(page, "Substantiated");
     await page.getByRole("link", { name: "Notes" }).click();
     await page.getByText("Report Marked as Substantiated").first().waitFor();
     await screenshot(page, "console-7-closed");
@@ -119,7 +120,7 @@ describe("the owner's console journey in Chromium", () => {
     await page.getByRole("button", { name: "Close Report" }).waitFor();
     // Archiving needs Closed or Completed (spec §4), so the second close is Completed.
     await closeReport(page, "Completed");
-    await expect(statusBadge(page).textContent()).resolves.toBe("Completed");
+    await statusShows(page, "Completed");
     await page.getByRole("link", { name: "Reports", exact: true }).click();
     const row = page.getByRole("row", { name: new RegExp(reportID) });
     await row.waitFor();
