@@ -46,6 +46,11 @@ export const reportSubmissions = snakeCase.table(
     index().on(t.organisationId, t.archived, t.updatedAt),
     index().on(t.organisationId, t.status),
     index().on(t.formId, t.createdAt),
+    // The list's search is a case-insensitive substring match; trigrams serve ILIKE '%…%' (pg_trgm,
+    // decision 012). Without fastupdate a new report goes straight into the index instead of a
+    // pending list that every search would read through until a vacuum merges it.
+    index("report_submissions_report_id_trgm_idx").using("gin", t.reportId.op("gin_trgm_ops")).with({ fastupdate: false }),
+    index("report_submissions_internal_reference_trgm_idx").using("gin", t.internalReference.op("gin_trgm_ops")).with({ fastupdate: false }),
   ],
 );
 

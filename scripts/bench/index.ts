@@ -12,6 +12,8 @@
  * BENCH_CHAT_SOCKETS  graphql-ws sockets open for chat delivery, half reporters and half staff (default 1000)
  * BENCH_CHAT_RATE     chat messages a second while they are open, alternating direction (default 20)
  * BENCH_CHAT_SIDEBARS staff sockets that also hold the console's sidebar counts subscription (default 0)
+ * BENCH_ONLY      list or chat: only that part of the Postgres-at-scale run (scale.ts), no other scenario
+ *                 (chat still seeds BENCH_LIST_REPORTS reports first, as the full run's chat has them)
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
@@ -44,6 +46,10 @@ const scale: ScaleSettings = {
   chatRate: wholeNumberEnv("BENCH_CHAT_RATE", 20, 1_000, "messages a second"),
   chatSidebars: wholeNumberEnv("BENCH_CHAT_SIDEBARS", 0, 5_000, "sockets", 0),
 };
+if (process.env.BENCH_ONLY && !["list", "chat"].includes(process.env.BENCH_ONLY)) {
+  console.error(`BENCH_ONLY must be list or chat (got "${process.env.BENCH_ONLY}")`);
+  process.exit(78);
+}
 const cleanup = new CleanupStack();
 cleanup.runOnSignals();
 
@@ -81,11 +87,13 @@ try {
   if (siteError) console.error("bench: site build failed:", siteError);
 
   // Start-up first, while the machine is quiet; then the baseline right before the runs it is compared with.
-  const pglite = await attempt("PGlite start-up", "ms", () => measurePglite(ctx), (r) => [...r.startup, ...r.memory]);
-  const origins = pglite.result?.origins ?? [failedRow("Other-origin requests", "requests", "the PGlite server did not start")];
-  const pageRows = [...jsShippedRows(siteError), ...origins];
-  const raw = await attempt("Raw Bun.serve hello", "req/s", () => measureRaw(ctx), (r) => [rateRow("Raw Bun.serve hello (baseline)", r)]);
-  const postgres = await attempt("GraphQL on Postgres", "req/s", () => measurePostgres(ctx, raw.result), (r) => r.throughput);
+  const only = Boolean(process.env.BENCH_ONLY);
+  const skipped = { result: null, rows: [] as Row[] };
+  const pglite = only ? skipped : await attempt("PGlite start-up", "ms", () => measurePglite(ctx), (r) => [...r.startup, ...r.memory]);
+  const origins = only ? [] : (pglite.result?.origins ?? [failedRow("Other-origin requests", "requests", "the PGlite server did not start")]);
+  const pageRows = only ? [] : [...jsShippedRows(siteError), ...origins];
+  const raw = only ? skipped : await attempt("Raw Bun.serve hello", "req/s", () => measureRaw(ctx), (r) => [rateRow("Raw Bun.serve hello (baseline)", r)]);
+  const postgres = only ? skipped : await attempt("GraphQL on Postgres", "req/s", () => measurePostgres(ctx, raw.result), (r) => r.throughput);
   const atScale = await attempt("Postgres at scale", "ms", () => measureAtScale(ctx, scale), (r) => r);
   // Display order: throughput, then latency at scale, then start-up, then both memory figures together, then what pages ship and ask for.
   const pgMemory = postgres.result?.memory ?? [];

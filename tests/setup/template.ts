@@ -2,6 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { randomBytes } from "node:crypto";
 import { openDatabase, wrapPglite, type DatabaseHandle } from "../../db/client.ts";
+import { pgliteExtensions } from "../../db/pglite-assets.ts";
 import { migrateDatabase } from "../../db/migrate.ts";
 
 /**
@@ -37,7 +38,7 @@ export async function prepareTemplate(): Promise<void> {
     return;
   }
   if (state.pgliteDump) return;
-  const pg = await PGlite.create();
+  const pg = await PGlite.create({ extensions: await pgliteExtensions() });
   const handle = wrapPglite(pg);
   await migrateDatabase(handle);
   state.pgliteDump = await pg.dumpDataDir("gzip");
@@ -81,7 +82,7 @@ export async function cloneTemplate(): Promise<TestDatabase> {
       },
     };
   }
-  const pglite = await PGlite.create({ loadDataDir: state.pgliteDump! });
+  const pglite = await PGlite.create({ loadDataDir: state.pgliteDump!, extensions: await pgliteExtensions() });
   const handle = wrapPglite(pglite);
   return { handle, url: null, pglite, drop: () => handle.close() };
 }

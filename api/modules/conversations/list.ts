@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, inArray, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { guestMemberships, reportConversationMessages, reportConversations, reportForms, reportSubmissionAssignees, reportSubmissions, users } from "../../../db/schema/index.ts";
 import type { Ctx, StaffActor } from "../../context.ts";
@@ -6,7 +6,7 @@ import type { PubSub } from "../../lib/pubsub.ts";
 import { parseWith } from "../../lib/validation.ts";
 import { CONVERSATION_SORT_KEYS, PRIORITIES, SORT_DIRECTIONS, type MessageSender, type MessageType } from "../../shared/enums.ts";
 import { isSuperAdmin, requirePermission } from "../access/policy.ts";
-import { reportScope, scopedReports } from "../reports/list.ts";
+import { reportIdMatches, reportScope, scopedReports } from "../reports/list.ts";
 import { isOrganisationManager, isTerminal } from "../reports/policy.ts";
 import { loadReportViews, type ReportView } from "../reports/views.ts";
 import { pageLimit, pageOffset } from "../users/service.ts";
@@ -33,8 +33,6 @@ export interface ConversationItem extends PresenceView {
   closed: boolean;
   unreadMessages: number;
 }
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const ArgsSchema = v.object({
   search: v.nullish(v.pipe(v.string(), v.trim(), v.maxLength(200, "Must be at most 200 characters"))),
@@ -70,7 +68,7 @@ export async function listConversations(ctx: Ctx, rawArgs: ConversationListArgs)
   // scopedReports holds the visibility rules (decision 009): completed, not deleted, the actor's to see.
   const conditions: (SQL | undefined)[] = [scopedReports(actor, organisationId), eq(reportForms.hasChat, true)];
   if (args.priority) conditions.push(eq(reportSubmissions.priority, args.priority));
-  if (args.search) conditions.push(ilike(reportSubmissions.reportId, `%${escapeLike(args.search)}%`));
+  if (args.search) conditions.push(reportIdMatches(args.search));
   const where = and(...conditions);
   const [totalRow] = await ctx.db
     .select({ n: count() })

@@ -1,16 +1,18 @@
-import { and, asc, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import * as v from "valibot";
 import { organisations, reportForms, reportSubmissions, reportSubmissionTags, tags } from "../../../db/schema/index.ts";
 import type { Database } from "../../../db/client.ts";
 import type { Ctx, StaffActor } from "../../context.ts";
 import { badInput, notFound } from "../../lib/errors.ts";
+import { CROCKFORD_ALPHABET, normaliseReportId } from "../../lib/report-credentials.ts";
 import { requireUuid } from "../../lib/ids.ts";
 import { parseWith } from "../../lib/validation.ts";
 import { REPORT_LIST_FILTERS, SORT_DIRECTIONS, SORT_KEYS, type ReportListFilter, type SubmissionStatus } from "../../shared/enums.ts";
 import { isIsoDate } from "../../shared/form-definition.ts";
 import { isSuperAdmin, organisationScope, requirePermission } from "../access/policy.ts";
 import { pageLimit, pageOffset } from "../users/service.ts";
-import { onTeam, visibleReports } from "./policy.ts";
+import { isOrganisationManager, onTeam, visibleReports } from "./policy.ts";
 
 export const ORGANISATION_NOT_FOUND = "Organisation is not found";
 export const REPORT_FORM_NOT_FOUND = "Report Form is not found";
@@ -134,15 +136,67 @@ function filterCondition(actor: StaffActor, filter: ReportListFilter): SQL | und
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function textCondition(actor: StaffActor, text: string): SQL {
+const SYMBOLS = `[${CROCKFORD_ALPHABET}]{5}`;
+const WHOLE_REPORT_ID = new RegExp(`^${SYMBOLS}-${SYMBOLS}$`);
+
+/**
+ * A search text that is a whole report ID typed loosely (no dash, spaces, O for 0, I or L for 1,
+ * as a reporter may read it out), as it is stored; null for anything else.
+ */
+function typedReportId(text: string): string | null {
+  const id = normaliseReportId(text);
+  return WHOLE_REPORT_ID.test(id) ? id : null;
+}
+
+/** The fewest characters a trigram index can look up. */
+const TRIGRAM_LENGTH = 3;
+
+/**
+ * The column contains the text, in any case. From three characters on this is ILIKE, which the
+ * column's trigram index serves. A shorter text holds no trigram, so the index would be read
+ * whole; a prepared statement's generic plan, which cannot see the text, would still choose it.
+ * So a short text is compared as ILIKE itself compares (both sides lowered), which no index
+ * serves: the planner then walks the list's own order, as it did before the trigram indexes.
+ */
+function contains(column: PgColumn, text: string): SQL {
   const pattern = `%${escapeLike(text)}%`;
-  return or(
-    ilike(reportSubmissions.reportId, pattern),
-    ...(seesReference(actor) ? [ilike(reportSubmissions.internalReference, pattern)] : []),
-    // Uncorrelated subqueries: each runs once per search, not once per candidate report.
-    sql`${reportSubmissions.formId} in (select ${reportForms.id} from ${reportForms} where ${reportForms.name} ilike ${pattern})`,
+  return text.length >= TRIGRAM_LENGTH ? ilike(column, pattern) : sql`lower(${column}) like lower(${pattern})`;
+}
+
+/**
+ * The report ID contains the text, or the text is the whole ID typed loosely. Both are index
+ * lookups: the trigram index serves the first, the unique index the second.
+ */
+export function reportIdMatches(text: string): SQL {
+  const typed = typedReportId(text);
+  const within = contains(reportSubmissions.reportId, text);
+  return typed ? or(within, eq(reportSubmissions.reportId, typed))! : within;
+}
+
+/**
+ * Substring search over the report ID, the internal reference (for those who see it), the form's
+ * name and the names of its tags. Every arm of the OR must be an index lookup on the reports, or
+ * Postgres tests each report of the organisation against the text (decision 012): so the few
+ * forms and tags whose names match are looked up first, and arms that cannot match are left out.
+ */
+async function textCondition(ctx: Ctx, actor: StaffActor, organisationId: string | null, text: string): Promise<SQL> {
+  const pattern = `%${escapeLike(text)}%`;
+  // Only narrows the look-up: the visibility condition still decides which reports are seen.
+  const tenant = organisationId ?? (isOrganisationManager(actor) ? actor.organisationId : null);
+  const [forms, tagged] = await Promise.all([
+    ctx.db.select({ id: reportForms.id }).from(reportForms).where(and(ilike(reportForms.name, pattern), tenant ? eq(reportForms.organisationId, tenant) : undefined)),
     // Archived tags are not shown on reports, so they do not match either.
-    sql`${reportSubmissions.id} in (select ${reportSubmissionTags.submissionId} from ${reportSubmissionTags} inner join ${tags} on ${tags.id} = ${reportSubmissionTags.tagId} where ${tags.archived} = false and ${tags.name} ilike ${pattern})`,
+    ctx.db.select({ id: tags.id }).from(tags).where(and(eq(tags.archived, false), ilike(tags.name, pattern), tenant ? eq(tags.organisationId, tenant) : undefined)),
+  ]);
+  const tagIds = tagged.map((tag) => tag.id);
+  return or(
+    reportIdMatches(text),
+    ...(seesReference(actor) ? [contains(reportSubmissions.internalReference, text)] : []),
+    ...(forms.length > 0 ? [inArray(reportSubmissions.formId, forms.map((form) => form.id))] : []),
+    // `= any(array(…))` rather than `in (…)`: an IN subquery inside an OR is tested report by report.
+    ...(tagIds.length > 0
+      ? [sql`${reportSubmissions.id} = any(array(select ${reportSubmissionTags.submissionId} from ${reportSubmissionTags} where ${inArray(reportSubmissionTags.tagId, tagIds)}))`]
+      : []),
   )!;
 }
 
@@ -170,7 +224,7 @@ export async function listReportIds(ctx: Ctx, args: ReportListArgs, options: { a
   const conditions: (SQL | undefined)[] = [scopedReports(actor, organisationId), filterCondition(actor, search.filter ?? "Active"), ...completedWithin(range)];
   if (args.reportFormID) conditions.push(eq(reportSubmissions.formId, requireUuid(args.reportFormID, REPORT_FORM_NOT_FOUND)));
   if (search.excludeTestReports) conditions.push(eq(reportSubmissions.isTest, false));
-  if (search.text) conditions.push(textCondition(actor, search.text));
+  if (search.text) conditions.push(await textCondition(ctx, actor, organisationId, search.text));
   for (const tagId of new Set((search.tagIDs ?? []).map((id) => requireUuid(id, TAG_NOT_FOUND)))) conditions.push(hasTag(tagId));
   const where = and(...conditions);
 

@@ -146,6 +146,16 @@ describe("reportConversations query", () => {
     expect((await list(northwind, { offset: -5 })).list.map((i) => i.id)).toEqual((await list(northwind)).list.map((i) => i.id));
   });
 
+  test("searching a whole report ID finds its chat however it is typed: short bits and the ID without its dash", async () => {
+    const one = (await list(as.owner)).list[0]!;
+    const id = one.submission.reportID;
+    for (const search of [id.replace("-", ""), id.toLowerCase().replace("-", " "), id.slice(0, 2)]) {
+      const found = await list(as.owner, { search, limit: 100 });
+      expect(found.list.map((item) => item.id)).toContain(one.id);
+    }
+    expect((await list(as.owner, { search: id.replace("-", "").slice(1) })).total).toBe(0);
+  });
+
   test("members and guest members get only the chats of their team's reports", async () => {
     const team = new Set((await server.db.select().from(reportSubmissionAssignees).where(eq(reportSubmissionAssignees.userId, memberId))).map((row) => row.submissionId));
     const mine = await list(as.member, { limit: 100 });

@@ -197,6 +197,56 @@ describe("text search", () => {
     expect((await list(as.owner, { filter: "All", text: "_" })).total).toBe(0);
     expect((await list(as.owner, { filter: "All", text: "HR_2041" })).total).toBe(0);
   });
+
+  test("any text, short or long, finds exactly the reports whose ID, reference, form or tag contains it", async () => {
+    const formNames = new Map((await server.db.select().from(reportForms)).map((f) => [f.id, f.name]));
+    const tagNames = new Map((await server.db.select().from(tags).where(eq(tags.archived, false))).map((t) => [t.id, t.name]));
+    const links = await server.db.select().from(reportSubmissionTags);
+    const target = demoRows((r) => r.internalReference !== "")[0]!;
+    const matching = (text: string, withReference: boolean) => (r: Row) =>
+      [r.reportId!, withReference ? r.internalReference : "", formNames.get(r.formId)!, ...links.filter((l) => l.submissionId === r.id).map((l) => tagNames.get(l.tagId) ?? "")].some((field) =>
+        field.toLowerCase().includes(text.toLowerCase()),
+      );
+    const texts = ["a", "7", "Hr", target.reportId!.slice(4, 6).toLowerCase(), target.reportId!.slice(1, 4), target.internalReference.slice(1).toLowerCase(), "ENQ", "ulture", "Escal"];
+    for (const text of texts) {
+      expectIds(await list(as.owner, { filter: "All", text }), demoRows(matching(text, true)));
+      // Without the references, some texts rightly find nothing.
+      const found = await list(as.superAdmin, { filter: "All", text });
+      expect(idsOf(found)).toEqual(sorted(rows.filter(matching(text, false)).map((r) => r.id)));
+    }
+    expect((await list(as.owner, { filter: "All", text: "zq" })).total).toBe(0);
+  });
+
+  test("a whole report ID typed without its dash, spaced, or with O for 0 finds that report; other dashless text does not", async () => {
+    const target = demoRows((r) => !r.archived)[0]!;
+    const original = target.reportId!;
+    // An ID with zeros and ones, so the letters a reporter may read in their place can be typed.
+    await server.db.update(reportSubmissions).set({ reportId: "K0RT1-0PQ1Z" }).where(eq(reportSubmissions.id, target.id));
+    try {
+      for (const text of ["K0RT10PQ1Z", "kort1 opq1z", "KORTI-OPQLZ", "k0rt1-0pq1z"]) expectIds(await list(as.owner, { text }), [target]);
+      expect((await list(as.owner, { text: "K0RT10PQ1" })).total).toBe(0);
+      expect((await list(as.owner, { text: "K0RT10PQ1Y" })).total).toBe(0);
+    } finally {
+      // updatedAt too, which the sorting tests compare with the rows read at the start.
+      await server.db.update(reportSubmissions).set({ reportId: original, updatedAt: target.updatedAt }).where(eq(reportSubmissions.id, target.id));
+    }
+  });
+
+  test("archived tags and other organisations' tags and forms do not match", async () => {
+    const [escalated] = await server.db.select().from(tags).where(and(eq(tags.organisationId, demoId), eq(tags.name, "Escalated")));
+    expect((await list(as.owner, { filter: "All", text: "escalated" })).total).toBeGreaterThan(0);
+    await server.db.update(tags).set({ archived: true }).where(eq(tags.id, escalated!.id));
+    try {
+      expect((await list(as.owner, { filter: "All", text: "escalated" })).total).toBe(0);
+    } finally {
+      await server.db.update(tags).set({ archived: false }).where(eq(tags.id, escalated!.id));
+    }
+    // The demo seed gives only Northwind a "Safety and Compliance Report" form and a "Suppliers" tag.
+    for (const text of ["safety and compliance", "suppliers"]) {
+      expect((await list(as.owner, { filter: "All", text })).total).toBe(0);
+      expect((await list(as.superAdmin, { filter: "All", text, organisationID: northwindId })).total).toBeGreaterThan(0);
+    }
+  });
 });
 
 describe("sorting", () => {

@@ -1,0 +1,2 @@
+CREATE INDEX "report_submissions_report_id_trgm_idx" ON "report_submissions" USING gin ("report_id" gin_trgm_ops) WITH (fastupdate=false);--> statement-breakpoint
+CREATE INDEX "report_submissions_internal_reference_trgm_idx" ON "report_submissions" USING gin ("internal_reference" gin_trgm_ops) WITH (fastupdate=false);
