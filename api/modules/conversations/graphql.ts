@@ -1,17 +1,14 @@
 import { Repeater } from "graphql-yoga";
 import { builder } from "../../graphql/builder.ts";
 import { CONVERSATION_SORT_KEYS, MESSAGE_SENDERS, MESSAGE_TYPES, PRESENCE_STATUSES } from "../../shared/enums.ts";
-import { requirePermission } from "../access/policy.ts";
-import { newReportTopic } from "../reporting/complete.ts";
-import { reportUpdatedTopic } from "../reports/events.ts";
 import { PriorityEnum, ReportSubmissionType, SortDirectionEnum } from "../reports/graphql-types.ts";
-import { reportFor } from "../reports/policy.ts";
 import { conversationFor } from "./access.ts";
-import { listConversations, liveScope, watchScope, type ConversationItem, type LastMessageView } from "./list.ts";
+import { listConversations, type ConversationItem, type LastMessageView } from "./list.ts";
+import { conversationEvents, type ConversationEvent } from "./live-events.ts";
 import { listMessages, messageById, messageTopic, readMessages, unreadCount, type MessageView } from "./messages.ts";
 import { presenceFromEvent, presenceTopic, presenceWatch, updateUserStatus, type PresenceEvent, type PresenceView } from "./presence.ts";
 import { sendMessage } from "./send.ts";
-import { activityTopic, announceRead } from "./write.ts";
+import { announceRead } from "./write.ts";
 
 const MessageTypeEnum = builder.enumType("MessageType", { values: MESSAGE_TYPES });
 const MessageSenderEnum = builder.enumType("MessageSender", { values: MESSAGE_SENDERS });
@@ -93,11 +90,6 @@ const PresenceType = builder.objectRef<PresenceView>("ReportConversationPresence
     lastTypedAt: t.expose("lastTypedAt", { type: "DateTime", nullable: true }),
   }),
 });
-
-interface ConversationEvent {
-  submissionId: string;
-  action: "message" | "presence" | "updated";
-}
 
 const ConversationEventType = builder.objectRef<ConversationEvent>("ReportConversationEvent").implement({
   fields: (t) => ({ submissionId: t.exposeID("submissionId"), action: t.exposeString("action", { description: "message, presence or updated" }) }),
@@ -203,23 +195,8 @@ builder.subscriptionFields((t) => ({
     description: "Which conversation changed, so the Conversations page can refresh its row.",
     args: { organisationID: t.arg.id() },
     authScopes: { permission: "ReportConversationList" },
-    subscribe: async (_root, args, ctx) => {
-      const actor = requirePermission(ctx, "ReportConversationList");
-      const scope = await liveScope(ctx, actor, idOrNull(args.organisationID));
-      // Each event is checked against the subscriber's access as it is now, e.g. a member's team.
-      const visible = (submissionId: string) => reportFor(ctx, ctx.db, submissionId, "ReportConversationList").then(() => true, () => false);
-      return new Repeater<ConversationEvent>(async (push, stop) => {
-        const off = watchScope(ctx.services.pubsub, scope, [activityTopic, reportUpdatedTopic, newReportTopic], (topic, payload) => {
-          const submissionId = typeof payload.submissionId === "string" ? payload.submissionId : null;
-          if (!submissionId) return;
-          const chat = topic.startsWith(activityTopic("")) && (payload.action === "message" || payload.action === "presence");
-          const action = chat ? (payload.action as ConversationEvent["action"]) : "updated";
-          void visible(submissionId).then((ok) => (ok ? push({ submissionId, action }) : undefined));
-        });
-        await stop;
-        off();
-      });
-    },
+    // Each event is checked against the subscriber's access as it is now, e.g. a member's team.
+    subscribe: (_root, args, ctx) => conversationEvents(ctx, idOrNull(args.organisationID)),
     resolve: (event) => event,
   }),
 }));

@@ -2,21 +2,24 @@ import type { InputObjectRef, ObjectRef } from "@pothos/core";
 import { Repeater } from "graphql-yoga";
 import type { Ctx } from "../../context.ts";
 import { builder } from "../../graphql/builder.ts";
-import { UserError, forbidden } from "../../lib/errors.ts";
-import { logError } from "../../lib/log.ts";
+import { forbidden } from "../../lib/errors.ts";
 import { requirePermission, requireStaff } from "../access/policy.ts";
 import { liveScope, watchScope, type LiveScope } from "../conversations/list.ts";
 import { activityTopic } from "../conversations/write.ts";
 import { newReportTopic } from "../reporting/complete.ts";
 import { reportUpdatedTopic } from "./events.ts";
 import type { DateFilter } from "./list.ts";
-import { organisationUserStats, reportStats, userStats, type OrganisationUserStats, type ReportStats, type UserStats } from "./stats.ts";
+import { LIVE_DEBOUNCE_MS, LiveChannels, liveChannelsOf, scopeKey } from "./live-share.ts";
+import { organisationUserStatsQuery, reportStatsQuery, userStatsQuery, type LiveQuery, type OrganisationUserStats, type ReportStats, type UserStats } from "./stats.ts";
 
 /**
  * The live dashboard and sidebar numbers (spec section 7, Subscriptions): each sends the value at
  * once, then again whenever an event in the subscriber's scope may have changed it. Events carry
- * ids only, so the value is recomputed with the query's own function and the subscriber's context.
+ * ids only, so the value is recomputed with the query's own function; subscribers whose query is
+ * the same (same SQL, same organisations heard) share that recomputation (live-share.ts).
  */
+
+export { LIVE_DEBOUNCE_MS };
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
@@ -27,56 +30,49 @@ const OrganisationUserStatsRef = "OrganisationUserStats" as unknown as ObjectRef
 const UserStatsRef = "UserStats" as unknown as ObjectRef<Types, UserStats>;
 const DateFilterRef = "DateFilterInput" as unknown as InputObjectRef<Types, NonNullable<DateFilter>>;
 
-/** A burst of events (a bulk change, a chatty conversation) costs one recomputation per window. */
-export const LIVE_DEBOUNCE_MS = 250;
-
 type Listen = (changed: () => void) => () => void;
 
+/** Where a live value is shared: its instance's channels and the key of the computation. */
+interface Sharing {
+  channels: LiveChannels;
+  name: string;
+  key: string;
+}
+
 /**
- * `first`, then `compute()` after events, at most once per window and only when the value
- * changed. Losing access (a UserError) ends the stream with that error; anything else is logged
- * and the stream waits for the next event.
+ * The value, then `compute()` after events, at most once per window and only when the value
+ * changed. Without a `first`, the first value comes from the channel's computation in flight, or
+ * one started at once. Losing access (a UserError) ends the stream with that error; anything else
+ * is logged and the stream waits for the next event.
  */
-export function liveValue<T>(first: T, compute: () => Promise<T>, listen: Listen): Repeater<T> {
+function valueStream<T>(first: { value: T } | null, compute: () => Promise<T>, listen: Listen, { channels, name, key }: Sharing): Repeater<T> {
   return new Repeater<T>(async (push, stop) => {
-    let last = JSON.stringify(first);
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    let running = false;
-    let again = false;
-    const run = async () => {
-      timer = null;
-      running = true;
-      try {
-        const value = await compute();
-        const text = JSON.stringify(value);
-        if (text !== last) {
+    let last = first ? JSON.stringify(first.value) : null;
+    const leave = channels.join<void, { value: T; text: string }>(
+      { name, key, listen: (emit) => listen(() => emit("", undefined)) },
+      {
+        wantsFirst: !first,
+        compute: async () => {
+          const value = await compute();
+          return { value, text: JSON.stringify(value) };
+        },
+        deliver: ({ value, text }) => {
+          if (text === last) return;
           last = text;
           void push(value);
-        }
-      } catch (error) {
-        if (error instanceof UserError) stop(error);
-        else logError("Could not recompute a live value", error);
-      } finally {
-        running = false;
-        if (again) {
-          again = false;
-          schedule();
-        }
-      }
-    };
-    // An event during a recomputation may not be in its result: it earns one more run after.
-    const schedule = () => {
-      if (running) again = true;
-      else timer ??= setTimeout(() => void run(), LIVE_DEBOUNCE_MS);
-    };
-    const off = listen(schedule);
-    void push(first);
+        },
+        fail: (error) => stop(error),
+      },
+    );
+    if (first) void push(first.value);
     await stop;
-    off();
-    if (timer) clearTimeout(timer);
-    timer = null;
-    again = false;
+    leave();
   });
+}
+
+/** `first`, then the value after events, on a channel of its own. */
+export function liveValue<T>(first: T, compute: () => Promise<T>, listen: Listen): Repeater<T> {
+  return valueStream({ value: first }, compute, listen, { channels: new LiveChannels(), name: "live value", key: "" });
 }
 
 /** Chat presence changes no number; messages and reads change the unread counts. */
@@ -84,6 +80,16 @@ const countsChat = (topic: string, payload: Record<string, unknown>) => !topic.s
 
 function listenTo(ctx: Ctx, scope: LiveScope, topics: ((organisationId: string) => string)[]): Listen {
   return (changed) => watchScope(ctx.services.pubsub, scope, topics, (topic, payload) => countsChat(topic, payload) && changed());
+}
+
+/**
+ * The value now, then on events over `scope`, shared with every subscriber of this instance that
+ * runs the same query over the same organisations. The query was prepared (permission, scope,
+ * arguments checked) before this, so a refusal still answers the subscription itself.
+ */
+function sharedLiveValue<T>(ctx: Ctx, name: string, query: LiveQuery<T>, scope: LiveScope, topics: ((organisationId: string) => string)[]): Repeater<T> {
+  const channels = liveChannelsOf(ctx.services.pubsub);
+  return valueStream(null, query.run, listenTo(ctx, scope, topics), { channels, name, key: `${name}\n${scopeKey(scope)}\n${query.key}` });
 }
 
 /** Guest members have no dashboard (spec section 6: these subscriptions are skipped for them). */
@@ -103,11 +109,11 @@ builder.subscriptionFields((t) => ({
     authScopes: { permission: "ReportSubmissionList" },
     subscribe: async (_root, args, ctx) => {
       const actor = requireDashboard(ctx);
-      const query = { organisationID: idOrNull(args.organisationID), dateFilter: args.dateFilter };
+      const organisationID = idOrNull(args.organisationID);
       // Checks the arguments (organisation, dates) before anything is listened to.
-      const first = await reportStats(ctx, query);
-      const scope = await liveScope(ctx, actor, query.organisationID);
-      return liveValue(first, () => reportStats(ctx, query), listenTo(ctx, scope, [newReportTopic, reportUpdatedTopic]));
+      const query = await reportStatsQuery(ctx, { organisationID, dateFilter: args.dateFilter });
+      const scope = await liveScope(ctx, actor, organisationID);
+      return sharedLiveValue(ctx, "reportStats", query, scope, [newReportTopic, reportUpdatedTopic]);
     },
     resolve: (value) => value,
   }),
@@ -118,10 +124,10 @@ builder.subscriptionFields((t) => ({
     authScopes: { permission: "ReportSubmissionList" },
     subscribe: async (_root, args, ctx) => {
       const actor = requireDashboard(ctx);
-      const query = { organisationID: idOrNull(args.organisationID) };
-      const first = await organisationUserStats(ctx, query);
-      const scope = await liveScope(ctx, actor, query.organisationID);
-      return liveValue(first, () => organisationUserStats(ctx, query), listenTo(ctx, scope, [newReportTopic, reportUpdatedTopic, activityTopic]));
+      const organisationID = idOrNull(args.organisationID);
+      const query = await organisationUserStatsQuery(ctx, { organisationID });
+      const scope = await liveScope(ctx, actor, organisationID);
+      return sharedLiveValue(ctx, "organisationUserStats", query, scope, [newReportTopic, reportUpdatedTopic, activityTopic]);
     },
     resolve: (value) => value,
   }),
@@ -131,11 +137,10 @@ builder.subscriptionFields((t) => ({
     authScopes: { staff: true },
     subscribe: async (_root, _args, ctx) => {
       requireStaff(ctx);
-      const first = await userStats(ctx);
       // Report invites and guest memberships come from any organisation's reports, and every
       // change to them is a report change; a change elsewhere recomputes to the same value and
-      // is not sent.
-      return liveValue(first, () => userStats(ctx), listenTo(ctx, { all: true }, [reportUpdatedTopic]));
+      // is not sent. The query is the user's own, so only their own tabs share it.
+      return sharedLiveValue(ctx, "userStats", userStatsQuery(ctx), { all: true }, [reportUpdatedTopic]);
     },
     resolve: (value) => value,
   }),
