@@ -2,13 +2,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Client } from "graphql-ws";
 import { reportConversationMessages, reportConversations, reportForms, reportSubmissionAssignees, reportSubmissions, users } from "../../../db/schema/index.ts";
-import { seedDemo } from "../../../db/seed/demo.ts";
-import { DEMO_PASSWORD, DEMO_REPORT_PASSWORD } from "../../../db/seed/demo-accounts.ts";
-import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { anonymous, demoStaff, loginAs, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
+import { DEMO_REPORT_PASSWORD } from "../../../db/seed/demo-accounts.ts";
+import type { TestServer } from "../../helpers/server.ts";
+import { anonymous, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
 import { ReporterClient } from "../../helpers/reporter.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
-import { demoOrganisationIds } from "../../helpers/demo.ts";
+import { startDemoWithStaff } from "../../helpers/demo.ts";
 
 let server: TestServer;
 let as: DemoStaff;
@@ -19,11 +18,7 @@ let memberId: string;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  await seedDemo(server.db);
-  as = await demoStaff(server);
-  northwind = await loginAs(server, "owner@northwind.test", DEMO_PASSWORD);
-  ({ demoId, northwindId } = await demoOrganisationIds(server));
+  ({ server, as, northwind, demoId, northwindId } = await startDemoWithStaff());
   memberId = (await server.db.select().from(users).where(eq(users.email, "member@demo.test")))[0]!.id;
 }, 30_000);
 afterAll(async () => {

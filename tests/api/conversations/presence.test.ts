@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Client } from "graphql-ws";
 import { reportConversations, reportSubmissions } from "../../../db/schema/index.ts";
-import { seedDemo } from "../../../db/seed/demo.ts";
-import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
-import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { anonymous, demoStaff, joinTeam, loginAs, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
+import { startDemoWithStaff } from "../../helpers/demo.ts";
+import type { TestServer } from "../../helpers/server.ts";
+import { anonymous, joinTeam, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
 
@@ -17,10 +16,7 @@ let submissionId: string;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  await seedDemo(server.db);
-  as = await demoStaff(server);
-  northwind = await loginAs(server, "owner@northwind.test", DEMO_PASSWORD);
+  ({ server, as, northwind } = await startDemoWithStaff());
   const { form, widgets } = await demoForm(server, "demo", "Workplace Misconduct Report");
   const credentials = await submitReport(new ReporterClient(server, "demo.localhost"), form.id, widgets);
   reporter = new ReporterClient(server, "demo.localhost");

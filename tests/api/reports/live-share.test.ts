@@ -2,13 +2,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import type { Client } from "graphql-ws";
 import { reportConversations, reportSubmissionAssignees, reportSubmissions, users } from "../../../db/schema/index.ts";
-import { seedDemo } from "../../../db/seed/demo.ts";
-import { DEMO_PASSWORD, DEMO_REPORT_PASSWORD } from "../../../db/seed/demo-accounts.ts";
+import { DEMO_REPORT_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { liveChannelsOf } from "../../../api/modules/reports/live-share.ts";
-import { demoOrganisationIds } from "../../helpers/demo.ts";
+import { startDemoWithStaff } from "../../helpers/demo.ts";
 import { ReporterClient } from "../../helpers/reporter.ts";
-import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { demoStaff, loginAs, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
+import type { TestServer } from "../../helpers/server.ts";
+import { type DemoStaff, type StaffClient } from "../../helpers/session.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
 
 /**
@@ -28,11 +27,7 @@ let offTeam: { submissionId: string; reportId: string };
 const sockets: Client[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  await seedDemo(server.db);
-  as = await demoStaff(server);
-  northwind = await loginAs(server, "owner@northwind.test", DEMO_PASSWORD);
-  ({ demoId, northwindId } = await demoOrganisationIds(server));
+  ({ server, as, northwind, demoId, northwindId } = await startDemoWithStaff());
   const [member] = await server.db.select().from(users).where(eq(users.email, "member@demo.test"));
   const team = new Set((await server.db.select().from(reportSubmissionAssignees).where(eq(reportSubmissionAssignees.userId, member!.id))).map((row) => row.submissionId));
   const chats = await server.db

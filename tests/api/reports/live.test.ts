@@ -2,15 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import type { Client } from "graphql-ws";
 import { reportSubmissions } from "../../../db/schema/index.ts";
-import { seedDemo } from "../../../db/seed/demo.ts";
-import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { LIVE_DEBOUNCE_MS, liveValue } from "../../../api/modules/reports/graphql-live.ts";
 import { reportUpdatedTopic } from "../../../api/modules/reports/events.ts";
-import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { demoStaff, joinTeam, loginAs, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
+import type { TestServer } from "../../helpers/server.ts";
+import { joinTeam, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
-import { demoOrganisationIds } from "../../helpers/demo.ts";
+import { startDemoWithStaff } from "../../helpers/demo.ts";
 
 let server: TestServer;
 let as: DemoStaff;
@@ -20,11 +18,7 @@ let northwindId: string;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  await seedDemo(server.db);
-  as = await demoStaff(server);
-  northwind = await loginAs(server, "owner@northwind.test", DEMO_PASSWORD);
-  ({ demoId, northwindId } = await demoOrganisationIds(server));
+  ({ server, as, northwind, demoId, northwindId } = await startDemoWithStaff());
 }, 30_000);
 afterAll(async () => {
   for (const client of clients) await client.dispose();
