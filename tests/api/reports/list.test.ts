@@ -214,7 +214,8 @@ describe("text search", () => {
       const found = await list(as.superAdmin, { filter: "All", text });
       expect(idsOf(found)).toEqual(sorted(rows.filter(matching(text, false)).map((r) => r.id)));
     }
-    expect((await list(as.owner, { filter: "All", text: "zq" })).total).toBe(0);
+    // Report IDs are random Crockford base32, which never uses U: this text can match nothing.
+    expect((await list(as.owner, { filter: "All", text: "uq" })).total).toBe(0);
   });
 
   test("a whole report ID typed without its dash, spaced, or with O for 0 finds that report; other dashless text does not", async () => {
