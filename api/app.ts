@@ -7,9 +7,12 @@ import { requestCtx } from "./http/request-context.ts";
 import { reportRoutes } from "./http/report-routes.ts";
 import { exportRoutes } from "./http/export-routes.ts";
 import { fileRoutes, graphqlUploadGuard, isMultipartPost } from "./http/file-routes.ts";
+import { multipartOperationsGuard } from "./http/graphql-multipart.ts";
 import { createGraphqlServer, GRAPHQL_PATH } from "./graphql/yoga.ts";
 import { createWebSocketHandler, type SocketData } from "./graphql/websocket.ts";
+import { SessionSockets, sessionKeyOf, TOO_MANY_SOCKETS } from "./graphql/socket-limits.ts";
 import { accessLog } from "./http/access-log.ts";
+import { crossOriginRefusal, jsonBodiesOnly, originGuard, refuse } from "./http/origin-guard.ts";
 import { authRoutes } from "./http/auth-routes.ts";
 import { healthRoutes } from "./http/health.ts";
 import { pageHandler } from "./http/pages.ts";
@@ -33,11 +36,14 @@ export function createApp(services: Services, options: { siteRoot: string }): La
   const yoga = createGraphqlServer({ production: services.config.production });
   const hono = new Hono<AppEnv>();
 
-  const secureCookies = services.config.protocol === "https";
+  const { protocol } = services.config;
+  const secureCookies = protocol === "https";
 
   hono.use("*", accessLog());
-  hono.use("*", securityHeaders({ https: services.config.protocol === "https" }));
+  hono.use("*", securityHeaders({ https: protocol === "https" }));
   hono.route("/", healthRoutes(services));
+  // Before the session is looked up: a refused request costs no database work.
+  hono.use("/api/*", originGuard(protocol));
   hono.use("*", requestState(services));
   const jsonBodyLimit = bodyLimit({
     maxSize: JSON_BODY_LIMIT_BYTES,
@@ -49,6 +55,10 @@ export function createApp(services: Services, options: { siteRoot: string }): La
   hono.use("/api/*", (c, next) =>
     c.req.path.startsWith("/api/files/") ? next() : c.req.path === GRAPHQL_PATH && isMultipartPost(c) ? graphqlUpload(c, next) : jsonBodyLimit(c, next),
   );
+  // Within that limit, a malformed upload form is a 400 before Yoga reads it (http/graphql-multipart.ts).
+  const multipartOperations = multipartOperationsGuard();
+  hono.use(GRAPHQL_PATH, (c, next) => (isMultipartPost(c) ? multipartOperations(c, next) : next()));
+  hono.use("/api/auth/*", jsonBodiesOnly());
   hono.route("/api/auth", authRoutes(services));
   hono.route("/api/auth", reportRoutes(services));
   hono.route("/api/files", fileRoutes(services));
@@ -70,19 +80,31 @@ export function createApp(services: Services, options: { siteRoot: string }): La
   });
 
   // The WebSocket upgrade needs the same request state; run the middleware chain for it through Hono.
+  // Browsers send Origin on every upgrade and never preflight one: a socket opened by another
+  // site's page would carry our cookies, so it is refused before it exists.
   const upgrade = new Hono<AppEnv>();
+  upgrade.use("*", async (c, next) => {
+    const refusal = crossOriginRefusal(c.req.raw.headers, protocol);
+    if (refusal) return refuse(c, refusal, 403);
+    await next();
+  });
   upgrade.use("*", requestState(services));
+  const sessionSockets = new SessionSockets();
   upgrade.get(GRAPHQL_PATH, (c) => {
     const server = (c.env as { server: Server<SocketData> }).server;
     const protocol = c.req.header("sec-websocket-protocol") ?? "";
-    const data: SocketData = { ctx: requestCtx(c), protocol: protocol.split(",")[0]?.trim() ?? "" };
+    const ctx = requestCtx(c);
+    const sessionKey = sessionKeyOf(ctx.actor);
+    if (sessionKey && !sessionSockets.take(sessionKey)) return c.json({ error: TOO_MANY_SOCKETS, message: TOO_MANY_SOCKETS, code: "TOO_MANY_REQUESTS" }, 429);
+    const data: SocketData = { ctx, protocol: protocol.split(",")[0]?.trim() ?? "", sessionKey };
     if (server.upgrade(c.req.raw, { data })) return new Response(null);
+    if (sessionKey) sessionSockets.release(sessionKey);
     return c.text("Upgrade failed", 400);
   });
 
   return {
     hono,
-    websocket: createWebSocketHandler(yoga),
+    websocket: createWebSocketHandler(yoga, sessionSockets),
     async fetch(request, server) {
       // A Host header that is not a host (say "a:1:2") leaves no valid request URL; every layer
       // below reads that URL, so such a request is refused here, before any of them.

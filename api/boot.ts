@@ -12,6 +12,7 @@ import { createBlobStore } from "./lib/blob-store.ts";
 import { createMailer } from "./lib/mailer.ts";
 import { logInfo, setLogLevel } from "./lib/log.ts";
 import { startNotifier } from "./modules/notifications/notifier.ts";
+import { startHousekeeping } from "./modules/abuse/housekeeping.ts";
 
 export const DEFAULT_SITE_ROOT = fileURLToPath(new URL("../site/dist", import.meta.url));
 
@@ -51,6 +52,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
   const pubsub = await createPubSub(database);
   const services: Services = { config, database, pubsub, blobs: createBlobStore(config.blobs), mailer: createMailer(config.mail) };
   const stopNotifier = startNotifier(services);
+  const stopHousekeeping = startHousekeeping(services);
   const app = createApp(services, { siteRoot: options.siteRoot ?? DEFAULT_SITE_ROOT });
   const server = Bun.serve<SocketData>({
     port: options.port ?? config.port,
@@ -74,6 +76,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
       await server.stop(true);
       // Before the pubsub, mailer and database it uses are closed: mail under way is finished first.
       await stopNotifier();
+      await stopHousekeeping();
       await pubsub.close();
       await services.mailer.close();
       await database.close();

@@ -1,11 +1,14 @@
 import type { ServerWebSocket, WebSocketHandler } from "bun";
-import { makeServer } from "graphql-ws";
+import { CloseCode, makeServer } from "graphql-ws";
 import type { ExecutionArgs } from "graphql";
 import type { Ctx } from "../context.ts";
 import { resolveStaffSessionByHash } from "../modules/auth/sessions.ts";
 import { markReporterOffline } from "../modules/conversations/presence.ts";
 import { reporterSessionAlive } from "../modules/reporting/sessions.ts";
+import { logError } from "../lib/log.ts";
+import { maskError } from "./errors.ts";
 import type { GraphqlServer } from "./yoga.ts";
+import { MAX_FRAME_BYTES, MAX_OPERATIONS_PER_SOCKET, OperationBudget, OPERATIONS_TOO_FAST, type SessionSockets, TOO_MANY_OPERATIONS, tooManyRequests } from "./socket-limits.ts";
 
 /** The spec's keep-alive: the server pings every 10 seconds; a client that stops answering is dropped. */
 export const KEEP_ALIVE_MS = 10_000;
@@ -14,6 +17,9 @@ const PING = JSON.stringify({ type: "ping" });
 export interface SocketData {
   ctx: Ctx;
   protocol: string;
+  /** The session whose place among its sockets this one holds (socket-limits.ts); none for anonymous sockets. */
+  sessionKey: string | null;
+  budget?: OperationBudget;
   onMessage?: (data: string) => Promise<void>;
   closed?: (code?: number, reason?: string) => Promise<void>;
   keepAlive?: ReturnType<typeof setInterval>;
@@ -26,30 +32,45 @@ type RootValue = { execute: Enveloped["execute"]; subscribe: Enveloped["subscrib
  * graphql-ws over Bun's WebSocket, executing through Yoga's envelop so subscriptions get the
  * same context, limits and error masking as HTTP requests.
  */
-export function createWebSocketHandler(yoga: GraphqlServer): WebSocketHandler<SocketData> {
+export function createWebSocketHandler(yoga: GraphqlServer, sessionSockets: SessionSockets): WebSocketHandler<SocketData> {
   const server = makeServer<Record<string, unknown> | undefined, { socket: ServerWebSocket<SocketData> }>({
     execute: (args) => (args.rootValue as RootValue).execute(args as ExecutionArgs),
     subscribe: (args) => (args.rootValue as RootValue).subscribe(args as ExecutionArgs),
+    // graphql-ws runs this outside Yoga's error handling, and what it throws would escape as an
+    // unhandled rejection: a query that does not parse, or breaks a limit (graphql-armor throws),
+    // must instead become an error message for this one operation.
     onSubscribe: async (ctx, _id, params) => {
-      const socketCtx = ctx.extra.socket.data.ctx;
-      const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({ ...socketCtx, params });
-      const document = parse(params.query);
-      const errors = validate(schema, document);
-      if (errors.length > 0) return errors;
-      const contextValue = await contextFactory();
-      return {
-        schema,
-        operationName: params.operationName ?? null,
-        document,
-        variableValues: params.variables ?? {},
-        contextValue,
-        rootValue: { execute, subscribe } satisfies RootValue,
-      };
+      // Checked before the query is even parsed: a refused operation costs nothing, and only it is refused.
+      const { data } = ctx.extra.socket;
+      if (data.budget && !data.budget.take()) return [tooManyRequests(OPERATIONS_TOO_FAST)];
+      // graphql-ws has already entered this operation among the socket's running ones.
+      if (Object.keys(ctx.subscriptions).length > MAX_OPERATIONS_PER_SOCKET) return [tooManyRequests(TOO_MANY_OPERATIONS)];
+      try {
+        const socketCtx = data.ctx;
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({ ...socketCtx, params });
+        const document = parse(params.query);
+        const errors = validate(schema, document);
+        if (errors.length > 0) return errors;
+        const contextValue = await contextFactory();
+        return {
+          schema,
+          operationName: params.operationName ?? null,
+          document,
+          variableValues: params.variables ?? {},
+          contextValue,
+          rootValue: { execute, subscribe } satisfies RootValue,
+        };
+      } catch (error) {
+        return [maskError(error)];
+      }
     },
   });
 
   return {
+    // A larger frame closes that socket with 1009 (message too big) before it is read.
+    maxPayloadLength: MAX_FRAME_BYTES,
     open(socket) {
+      socket.data.budget = new OperationBudget();
       socket.data.closed = server.opened(
         {
           protocol: socket.data.protocol,
@@ -63,16 +84,30 @@ export function createWebSocketHandler(yoga: GraphqlServer): WebSocketHandler<So
         },
         { socket },
       );
-      socket.data.keepAlive = setInterval(() => void keepAlive(socket), KEEP_ALIVE_MS);
+      socket.data.keepAlive = setInterval(() => {
+        keepAlive(socket).catch((error: unknown) => logError("WebSocket keep-alive failed", error));
+      }, KEEP_ALIVE_MS);
     },
+    // Bun does not catch what these handlers reject with: it would end the process. A failure is this
+    // one socket's, so it is logged and that socket alone is closed.
     async message(socket, message) {
-      await socket.data.onMessage?.(typeof message === "string" ? message : new TextDecoder().decode(message));
+      try {
+        await socket.data.onMessage?.(typeof message === "string" ? message : new TextDecoder().decode(message));
+      } catch (error) {
+        logError("WebSocket message failed", error);
+        socket.close(CloseCode.InternalServerError, "Internal server error");
+      }
     },
     async close(socket, code, reason) {
       clearInterval(socket.data.keepAlive);
-      await socket.data.closed?.(code, reason);
-      // A reporter's page has gone: their side of the chat reads Offline (errors are only logged).
-      await markReporterOffline(socket.data.ctx);
+      if (socket.data.sessionKey) sessionSockets.release(socket.data.sessionKey);
+      try {
+        await socket.data.closed?.(code, reason);
+        // A reporter's page has gone: their side of the chat reads Offline (errors are only logged).
+        await markReporterOffline(socket.data.ctx);
+      } catch (error) {
+        logError("WebSocket close failed", error);
+      }
     },
   };
 }

@@ -3,31 +3,39 @@ import { deleteCookie, setCookie } from "hono/cookie";
 import type { Services } from "../context.ts";
 import { UserError } from "../lib/errors.ts";
 import { HashingBusyError } from "../lib/passwords.ts";
-import { parseWith } from "../lib/validation.ts";
+import { ChallengeRequiredError } from "../lib/proof-of-work.ts";
+import { parseWith, rejectNul } from "../lib/validation.ts";
 import { LoginInput, login, logout } from "../modules/auth/login.ts";
 import { STAFF_ABSOLUTE_TIMEOUT_MS, STAFF_COOKIE } from "../modules/auth/session-policy.ts";
 import { userDisconnectTopic, type UserDisconnectEvent } from "../modules/auth/events.ts";
 import { loadViewer } from "../modules/users/viewer.ts";
 import type { AppEnv } from "./types.ts";
 
-/** Reads a JSON body, answering 400 for anything that is not a JSON object. */
+/**
+ * Reads a JSON body, answering 400 for anything that is not a JSON object, or that holds a NUL
+ * character in any key or string (Postgres would refuse it mid-request; no one types one).
+ */
 export async function readJsonObject(c: Context): Promise<Record<string, unknown>> {
   const text = await c.req.text();
   if (!text.trim()) return {};
+  let value: unknown;
   try {
-    const value = JSON.parse(text) as unknown;
-    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+    value = JSON.parse(text);
   } catch {
-    // fall through
+    value = undefined;
   }
-  throw new UserError("BAD_USER_INPUT", "The request body must be a JSON object.");
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw new UserError("BAD_USER_INPUT", "The request body must be a JSON object.");
+  rejectNul(value);
+  return value as Record<string, unknown>;
 }
 
 /** The spec's error body for REST calls: `error` for banners, `fields` for per-field messages. */
 export function errorResponse(c: Context, error: unknown): Response {
   if (error instanceof UserError) {
     if (error.retryAfterSeconds) c.header("Retry-After", String(error.retryAfterSeconds));
-    return c.json({ error: error.message, message: error.message, code: error.code, fields: error.fields }, error.status as 400);
+    // A challenge answer carries the challenge, so the client can solve it and repeat the request.
+    const challenge = error instanceof ChallengeRequiredError ? { challenge: error.challenge } : {};
+    return c.json({ error: error.message, message: error.message, code: error.code, fields: error.fields, ...challenge }, error.status as 400);
   }
   if (error instanceof HashingBusyError) {
     c.header("Retry-After", "5");

@@ -37,18 +37,11 @@ export const GRAPHQL_UPLOAD_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
 export const isMultipartPost = (c: Context) => c.req.method === "POST" && (c.req.header("content-type") ?? "").toLowerCase().startsWith("multipart/form-data");
 
 /**
- * For multipart requests to GraphQL (api/app.ts): the 6 MB limit, and no cross-site senders. A
- * multipart POST needs no CORS preflight, unlike our JSON calls, and organisation subdomains are
- * the same site, so SameSite cookies alone would not keep another subdomain's page from sending
- * one; browsers say where a request comes from in Sec-Fetch-Site (clients without it are not browsers).
+ * For multipart requests to GraphQL (api/app.ts): the 6 MB limit. A multipart POST needs no CORS
+ * preflight, unlike our JSON calls; the origin check (http/origin-guard.ts) keeps other sites' pages out.
  */
 export function graphqlUploadGuard(): MiddlewareHandler<AppEnv> {
-  const limit = bodyLimit({ maxSize: GRAPHQL_UPLOAD_BODY_LIMIT_BYTES, onError: (c) => c.json({ error: TOO_LARGE, message: TOO_LARGE }, 413) });
-  return (c, next) => {
-    const site = c.req.header("sec-fetch-site");
-    if (site && site !== "same-origin") return Promise.resolve(c.json({ error: "Uploads are accepted only from this site's own pages." }, 403));
-    return limit(c, next);
-  };
+  return bodyLimit({ maxSize: GRAPHQL_UPLOAD_BODY_LIMIT_BYTES, onError: (c) => c.json({ error: TOO_LARGE, message: TOO_LARGE }, 413) });
 }
 
 const ONE_FILE = 'Attach exactly one file per request, in the form field "file".';

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import * as v from "valibot";
 import type { Services } from "../context.ts";
+import { isUuid } from "../lib/ids.ts";
 import { logError } from "../lib/log.ts";
 import { parseWith } from "../lib/validation.ts";
 import { AnswersInput } from "../modules/reporting/answers.ts";
@@ -14,9 +15,13 @@ import { requestCtx } from "./request-context.ts";
 import type { AppEnv } from "./types.ts";
 
 const required = v.pipe(v.string("Required"), v.trim(), v.nonEmpty("Required"), v.maxLength(200, "Too long"));
-const StartInput = v.object({ reportFormID: required, answers: v.optional(AnswersInput, []) });
-const LoginInput = v.object({ reportID: required, password: v.pipe(v.string("Required"), v.nonEmpty("Required"), v.maxLength(200, "Too long")) });
+/** A solved proof-of-work challenge, when the server asked for one (docs/decisions/016-proof-of-work.md). */
+const VerifyToken = v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1000, "Too long"))), null);
+const StartInput = v.object({ reportFormID: required, answers: v.optional(AnswersInput, []), verifyToken: VerifyToken });
+const LoginInput = v.object({ reportID: required, password: v.pipe(v.string("Required"), v.nonEmpty("Required"), v.maxLength(200, "Too long")), verifyToken: VerifyToken });
 const HandoffInput = v.object({ handoff: required });
+
+let lastMissingFormLog = 0;
 
 /** The reporter's REST calls (docs/decisions/008-reporter-api.md). */
 export function reportRoutes(services: Services) {
@@ -28,7 +33,7 @@ export function reportRoutes(services: Services) {
     const collector = cookieCollector(secure);
     try {
       const input = parseWith(StartInput, await readJsonObject(c));
-      const result = await startReport(requestCtx(c, collector.cookies), input.reportFormID, input.answers);
+      const result = await startReport(requestCtx(c, collector.cookies), input.reportFormID, input.answers, input.verifyToken);
       return collector.apply(c.json(result));
     } catch (error) {
       return errorResponse(c, error);
@@ -37,9 +42,13 @@ export function reportRoutes(services: Services) {
 
   app.post("/report_finish", async (c) => {
     const body = await readJsonObject(c).catch(() => ({}) as Record<string, unknown>);
-    if (typeof body.reportFormID !== "string" || body.reportFormID === "") {
-      // The spec's guard: without a form id, log and do nothing.
-      logError("report_finish called without a reportFormID");
+    if (!isUuid(body.reportFormID)) {
+      // The spec's guard: without a form id, log and do nothing. Anyone can call this, so the line is
+      // written at most once a minute: a flood of such calls must not fill the error log.
+      if (Date.now() - lastMissingFormLog > 60_000) {
+        lastMissingFormLog = Date.now();
+        logError("report_finish called without a reportFormID");
+      }
       return c.json({ ok: false });
     }
     const actor = c.get("state").actor;
@@ -53,7 +62,7 @@ export function reportRoutes(services: Services) {
     const collector = cookieCollector(secure);
     try {
       const input = parseWith(LoginInput, await readJsonObject(c));
-      const result = await reportLogin(requestCtx(c), input.reportID, input.password);
+      const result = await reportLogin(requestCtx(c), input.reportID, input.password, input.verifyToken);
       if (result.token) collector.cookies.set(REPORTER_COOKIE, result.token, maxAge);
       return collector.apply(c.json({ organisationSlug: result.organisationSlug, ...(result.handoff ? { handoff: result.handoff } : {}) }));
     } catch (error) {

@@ -2,7 +2,7 @@
  * Errors a user can cause. Their message is safe to show as it is; anything else that escapes a
  * resolver or handler is masked as an unexpected error and logged without request data.
  */
-export type ErrorCode = "BAD_USER_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_MANY_REQUESTS" | "UNAVAILABLE";
+export type ErrorCode = "BAD_USER_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_MANY_REQUESTS" | "CHALLENGE_REQUIRED" | "UNAVAILABLE";
 
 const STATUS: Record<ErrorCode, number> = {
   BAD_USER_INPUT: 400,
@@ -11,6 +11,7 @@ const STATUS: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   TOO_MANY_REQUESTS: 429,
+  CHALLENGE_REQUIRED: 428,
   UNAVAILABLE: 503,
 };
 

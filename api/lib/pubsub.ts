@@ -24,6 +24,8 @@ export interface PubSub {
    * process-wide consumer such as the mail notifier cannot name them in advance).
    */
   subscribePrefix(prefix: string, listener: PrefixListener): () => void;
+  /** How many listeners this process holds for a topic (live subscriptions waiting on it). */
+  listenerCount(topic: string): number;
   /** An async iterator over a topic, for GraphQL subscriptions; ends when the consumer returns. */
   iterate(topic: string): AsyncIterableIterator<Record<string, unknown>>;
   close(): Promise<void>;
@@ -67,6 +69,7 @@ export async function createPubSub(database: DatabaseHandle): Promise<PubSub> {
       await database.notify(CHANNEL, JSON.stringify({ topic, payload } satisfies LanternEvent));
     },
     subscribe,
+    listenerCount: (topic) => listeners.get(topic)?.size ?? 0,
     subscribePrefix(prefix, listener) {
       const entry = { prefix, listener };
       prefixListeners.add(entry);

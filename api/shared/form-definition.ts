@@ -1,4 +1,5 @@
 import type { ConditionMatchType, WidgetType } from "./enums.ts";
+import { TEXT_LIMITS } from "./limits.ts";
 
 /**
  * The one form definition: the builder edits it, the reporter's renderer draws it, and the server
@@ -111,7 +112,7 @@ export function displayDate(iso: string): string {
   return match ? `${match[3]}/${match[2]}/${match[1]}` : iso;
 }
 
-export const MAX_TEXT_ANSWER_LENGTH = 20_000;
+export const MAX_TEXT_ANSWER_LENGTH = TEXT_LIMITS.answer.max;
 export const REQUIRED_MESSAGE = "Required";
 
 export interface AnswerProblem {

@@ -7,3 +7,4 @@ export * from "./forms.ts";
 export * from "./submissions.ts";
 export * from "./conversations.ts";
 export * from "./content.ts";
+export * from "./abuse.ts";

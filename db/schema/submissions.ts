@@ -25,6 +25,11 @@ export const reportSubmissions = snakeCase.table(
     completedAt: timestamp({ withTimezone: true }),
     /** Argon2id hash of the reporter's generated password (or an enquiry's pin). */
     passwordHash: text(),
+    /**
+     * The reporter chose this password (hashed as typed). Generated passwords and pins are hashed in
+     * canonical form, so loosely typed input is normalised before the one verification.
+     */
+    passwordChosen: boolean().notNull().default(false),
     internalReference: text().notNull().default(""),
     /** Failed reporter logins against this report ID; later tries must wait (see reporting/login.ts). */
     failedLoginCount: integer().notNull().default(0),
@@ -46,6 +51,8 @@ export const reportSubmissions = snakeCase.table(
     index().on(t.organisationId, t.archived, t.updatedAt),
     index().on(t.organisationId, t.status),
     index().on(t.formId, t.createdAt),
+    // Unfinished drafts: counted per form and organisation at report_start, and swept once abandoned.
+    index("report_submissions_drafts_idx").on(t.updatedAt).where(sql`${t.status} = 'Draft'`),
     // The list's search is a case-insensitive substring match; trigrams serve ILIKE '%…%' (pg_trgm,
     // decision 012). Without fastupdate a new report goes straight into the index instead of a
     // pending list that every search would read through until a vacuum merges it.

@@ -64,7 +64,7 @@ export async function seedDemo(db: Database): Promise<SeedDemoResult> {
   });
 }
 
-async function demoExists(db: Database): Promise<boolean> {
+export async function demoExists(db: Database): Promise<boolean> {
   const [existing] = await db
     .select({ id: organisations.id })
     .from(organisations)

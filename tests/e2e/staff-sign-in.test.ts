@@ -3,6 +3,7 @@ import type { Browser } from "playwright-core";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { launchBrowser, recordProblems, recordRequests, screenshot } from "../helpers/browser.ts";
 import { createOrganisation, createUser } from "../factories/users.ts";
+import { expectAxeClean } from "../helpers/console-browser.ts";
 
 let server: TestServer;
 let browser: Browser;
@@ -29,6 +30,7 @@ describe("staff sign-in in a real browser", () => {
     await page.getByRole("heading", { name: "Admin Control Panel" }).waitFor();
     await expect(page.getByText("Please enter your login details").isVisible()).resolves.toBe(true);
     await screenshot(page, "staff-sign-in-1-login");
+    await expectAxeClean(page, "login");
 
     await page.getByRole("button", { name: "Login" }).click();
     expect(await page.getByText("Required").count()).toBeGreaterThanOrEqual(2);
@@ -38,6 +40,7 @@ describe("staff sign-in in a real browser", () => {
     await page.getByRole("button", { name: "Login" }).click();
     await page.getByText("Invalid email or password.").waitFor();
     await screenshot(page, "staff-sign-in-2-wrong-password");
+    await expectAxeClean(page, "login, wrong password");
 
     await page.getByLabel("Password").fill("browser-pass-1");
     await page.getByRole("button", { name: "Login" }).click();
@@ -45,6 +48,7 @@ describe("staff sign-in in a real browser", () => {
     await page.getByText("Reports Received").waitFor();
     expect(new URL(page.url()).pathname).toBe("/admin/dashboard");
     await screenshot(page, "staff-sign-in-3-signed-in");
+    await expectAxeClean(page, "dashboard");
 
     await page.locator(".user-menu__toggle").click();
     await page.getByRole("button", { name: "Sign Out" }).click();

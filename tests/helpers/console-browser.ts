@@ -1,7 +1,8 @@
-import { afterAll, beforeAll } from "bun:test";
+import { afterAll, beforeAll, expect } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { seedDemo } from "../../db/seed/demo.ts";
 import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
+import { seriousAxeViolations } from "./axe.ts";
 import { launchBrowser } from "./browser.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 
@@ -50,4 +51,12 @@ export async function confirmSend(page: Page): Promise<void> {
   await dialog.getByText("Are you sure you want to send this message?").waitFor();
   await dialog.getByRole("button", { name: "Yes" }).click();
   await dialog.waitFor({ state: "detached" });
+}
+
+/** axe-core finds no serious or critical WCAG violation on the page as it is now; `screen` names it in a failure. */
+export async function expectAxeClean(page: Page, screen: string): Promise<void> {
+  // From the top: scrolled, the sticky top bar overlaps controls further up, which axe's target-size
+  // rule counts against them although the browser scrolls any control out from under the bar.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  expect({ screen, violations: await seriousAxeViolations(page) }).toEqual({ screen, violations: [] });
 }

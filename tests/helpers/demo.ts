@@ -1,8 +1,10 @@
-import { organisations } from "../../db/schema/index.ts";
+import { eq } from "drizzle-orm";
+import { organisations, reportSubmissions } from "../../db/schema/index.ts";
 import { seedDemo } from "../../db/seed/demo.ts";
 import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 import { demoStaff, loginAs } from "./session.ts";
+import { demoForm, ReporterClient, submitReport } from "./reporter.ts";
 
 /** The seeded demo organisations' ids. */
 export async function demoOrganisationIds(server: TestServer): Promise<{ demoId: string; northwindId: string }> {
@@ -16,4 +18,15 @@ export async function startDemoWithStaff() {
   await seedDemo(server.db);
   const [as, northwind, ids] = await Promise.all([demoStaff(server), loginAs(server, "owner@northwind.test", DEMO_PASSWORD), demoOrganisationIds(server)]);
   return { server, as, northwind, ...ids };
+}
+
+/** The demo server with staff signed in, and a reporter signed in to a report they have just sent on Demo's main form. */
+export async function startDemoWithReporter() {
+  const demo = await startDemoWithStaff();
+  const { form, widgets } = await demoForm(demo.server, "demo", "Workplace Misconduct Report");
+  const credentials = await submitReport(new ReporterClient(demo.server, "demo.localhost"), form.id, widgets);
+  const reporter = new ReporterClient(demo.server, "demo.localhost");
+  await reporter.post("/api/auth/report_login", { reportID: credentials.reportID, password: credentials.generatedPassword });
+  const [submission] = await demo.server.db.select({ id: reportSubmissions.id }).from(reportSubmissions).where(eq(reportSubmissions.reportId, credentials.reportID));
+  return { ...demo, reporter, submissionId: submission!.id };
 }

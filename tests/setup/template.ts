@@ -1,6 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { openDatabase, wrapPglite, type DatabaseHandle } from "../../db/client.ts";
 import { pgliteExtensions } from "../../db/pglite-assets.ts";
 import { migrateDatabase } from "../../db/migrate.ts";
@@ -10,7 +10,8 @@ import { migrateDatabase } from "../../db/migrate.ts";
  * template (a fresh PGlite costs seconds, a clone half a second). With DATABASE_URL every file
  * gets its own Postgres database created from a migrated template database.
  */
-const TEMPLATE_DB = "lantern_test_template";
+// One template per checkout, so two checkouts on one machine can run their suites on one Postgres at once.
+const TEMPLATE_DB = `lantern_test_template_${createHash("sha256").update(process.cwd()).digest("hex").slice(0, 8)}`;
 
 interface TemplateState {
   pgliteDump?: Blob;

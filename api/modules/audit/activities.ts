@@ -4,7 +4,8 @@ import { organisations, reportSubmissions, roles, userActivities, users } from "
 import type { Ctx, StaffActor } from "../../context.ts";
 import { UserError, notFound } from "../../lib/errors.ts";
 import { isUuid, requireUuid } from "../../lib/ids.ts";
-import { parseWith } from "../../lib/validation.ts";
+import { IdText, parseWith } from "../../lib/validation.ts";
+import { TEXT_LIMITS } from "../../shared/limits.ts";
 import { AUDIT_OBJECT_TYPES, type AuditObjectType, type RoleName } from "../../shared/enums.ts";
 import { isSuperAdmin, organisationScope, requirePermission } from "../access/policy.ts";
 import { ORGANISATION_NOT_FOUND } from "../reports/list.ts";
@@ -45,9 +46,9 @@ export interface ActivityListArgs {
 }
 
 const FiltersSchema = v.object({
-  organisationID: v.nullish(v.string()),
-  parentID: v.nullish(v.string()),
-  objectID: v.nullish(v.pipe(v.string(), v.maxLength(100, "objectID must be at most 100 characters"))),
+  organisationID: v.nullish(IdText),
+  parentID: v.nullish(IdText),
+  objectID: v.nullish(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.id.max, "objectID must be at most 100 characters"))),
   objectType: v.nullish(v.picklist(AUDIT_OBJECT_TYPES, "Invalid object type")),
 });
 

@@ -6,7 +6,9 @@ import type { Actor } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
 import { verifyPassword } from "../../lib/passwords.ts";
 import { recordActivity } from "../audit/service.ts";
-import { loginDelaySeconds } from "./session-policy.ts";
+import { admit, hashInLane, type Attempt } from "../abuse/guard.ts";
+import { clearFailures, recordFailure } from "../abuse/failures.ts";
+import { subjectKey } from "../abuse/secret.ts";
 import { ORGANISATION_UNAVAILABLE } from "../../shared/messages.ts";
 import { createStaffSession, deleteStaffSession } from "./sessions.ts";
 
@@ -15,7 +17,8 @@ const required = v.pipe(v.string("Required"), v.trim(), v.nonEmpty("Required"), 
 export const LoginInput = v.object({
   email: v.pipe(required, v.toLowerCase()),
   password: v.pipe(v.string("Required"), v.nonEmpty("Required"), v.maxLength(1000, "Too long")),
-  verifyToken: v.optional(v.nullable(v.string()), ""),
+  // The bot check: a solved proof-of-work challenge when the server asked for one.
+  verifyToken: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1000, "Too long"))), ""),
 });
 
 export const INVALID_CREDENTIALS = "Invalid email or password.";
@@ -28,18 +31,19 @@ export interface LoginResult {
 
 /**
  * Verifies a staff member's email and password and opens a session. Failed attempts are counted
- * per account; past a few, the account must wait (at most five minutes) before the next try, and
- * a waiting account is refused before any hashing, so guessing is slow and cheap to refuse, while
- * the owner is never locked out for good.
+ * per email, the same way whether or not an account has it (docs/decisions/016-proof-of-work.md):
+ * past a few, each further attempt must carry a solved proof-of-work challenge that grows harder
+ * with the failures, and is answered with a challenge before any hashing when it does not. The
+ * right password with a solved challenge always signs in: the owner is never locked out.
  */
 export async function login(db: Database, input: v.InferOutput<typeof LoginInput>, now = new Date()): Promise<LoginResult> {
+  const attempt: Attempt = { action: "login_submit", subjectKey: await subjectKey(db, "staff", input.email), solution: input.verifyToken, now };
+  const admission = await admit(db, attempt);
   const [account] = await db
     .select({
       id: users.id,
       passwordHash: users.passwordHash,
       suspended: users.suspended,
-      failedLoginCount: users.failedLoginCount,
-      lastFailedLoginAt: users.lastFailedLoginAt,
       organisationId: users.organisationId,
       organisationArchived: organisations.archived,
       role: roles.name,
@@ -50,34 +54,20 @@ export async function login(db: Database, input: v.InferOutput<typeof LoginInput
     .where(sql`lower(${users.email}) = ${input.email}`)
     .limit(1);
 
-  if (account) {
-    const wait = loginDelaySeconds(account.failedLoginCount);
-    const since = account.lastFailedLoginAt ? (now.getTime() - account.lastFailedLoginAt.getTime()) / 1000 : Infinity;
-    if (wait > 0 && since < wait) {
-      const retryAfterSeconds = Math.ceil(wait - since);
-      throw new UserError("TOO_MANY_REQUESTS", `Too many failed login attempts. Please try again in ${retryAfterSeconds} seconds.`, {
-        retryAfterSeconds,
-      });
-    }
-  }
-
-  const passwordOk = await verifyPassword(account?.passwordHash ?? null, input.password);
+  // One hash either way (a dummy one for an unknown email), in the lane the attempt paid for.
+  const passwordOk = await hashInLane(db, attempt, admission, (lane) => verifyPassword(account?.passwordHash ?? null, input.password, lane));
   if (!account || !passwordOk) {
-    if (account) {
-      await db
-        .update(users)
-        .set({ failedLoginCount: sql`${users.failedLoginCount} + 1`, lastFailedLoginAt: now })
-        .where(eq(users.id, account.id));
-    }
+    await recordFailure(db, attempt.subjectKey, now);
     throw new UserError("UNAUTHENTICATED", INVALID_CREDENTIALS);
   }
+  await clearFailures(db, attempt.subjectKey);
   if (account.suspended) throw new UserError("FORBIDDEN", ACCOUNT_SUSPENDED);
   if (account.organisationId && account.organisationArchived && account.role !== "SUPER_ADMIN") {
     throw new UserError("FORBIDDEN", ORGANISATION_UNAVAILABLE);
   }
 
   return db.transaction(async (tx) => {
-    await tx.update(users).set({ failedLoginCount: 0, lastFailedLoginAt: null, lastLoginAt: now }).where(eq(users.id, account.id));
+    await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, account.id));
     const token = await createStaffSession(tx, account.id, now);
     await recordActivity(tx, { userId: account.id }, { organisationId: account.organisationId, objectType: "Self", objectId: account.id, action: "Login" });
     return { token, userId: account.id };

@@ -6,7 +6,10 @@ export const SESSION_TOUCH_INTERVAL_MS = 60 * 1000;
 
 export const STAFF_COOKIE = "lantern_session";
 
-/** Failed staff logins: this many are free, then each further try must wait longer (never a lockout). */
+/**
+ * Failed old passwords on the profile's password change (a signed-in user): this many are free, then
+ * each further try must wait longer. Sign-in itself uses proof of work instead (abuse/guard.ts).
+ */
 export const FREE_LOGIN_FAILURES = 5;
 export const MAX_LOGIN_DELAY_SECONDS = 5 * 60;
 

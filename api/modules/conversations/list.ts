@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { guestMemberships, reportConversationMessages, reportConversations, reportForms, reportSubmissionAssignees, reportSubmissions, users } from "../../../db/schema/index.ts";
 import type { Ctx, StaffActor } from "../../context.ts";
 import type { PubSub } from "../../lib/pubsub.ts";
-import { parseWith } from "../../lib/validation.ts";
+import { IdText, parseWith, SearchText } from "../../lib/validation.ts";
 import { CONVERSATION_SORT_KEYS, PRIORITIES, SORT_DIRECTIONS, type MessageSender, type MessageType } from "../../shared/enums.ts";
 import { isSuperAdmin, requirePermission } from "../access/policy.ts";
 import { reportIdMatches, reportScope, scopedReports } from "../reports/list.ts";
@@ -35,8 +35,8 @@ export interface ConversationItem extends PresenceView {
 }
 
 const ArgsSchema = v.object({
-  search: v.nullish(v.pipe(v.string(), v.trim(), v.maxLength(200, "Must be at most 200 characters"))),
-  organisationID: v.nullish(v.string()),
+  search: SearchText,
+  organisationID: v.nullish(IdText),
   priority: v.nullish(v.picklist(PRIORITIES)),
   sortBy: v.nullish(v.picklist(CONVERSATION_SORT_KEYS)),
   sortDir: v.nullish(v.picklist(SORT_DIRECTIONS)),

@@ -1,12 +1,12 @@
 import * as v from "valibot";
 import type { Ctx } from "../../context.ts";
 import { parseWith } from "../../lib/validation.ts";
+import { TEXT_LIMITS } from "../../shared/limits.ts";
 import { sendImageMessage } from "./chat-images.ts";
 import type { MessageView } from "./messages.ts";
 import { announce, insertMessage, writableConversation } from "./write.ts";
 
-const MAX_MESSAGE_LENGTH = 10_000;
-const TOO_LONG = "Messages can be at most 10000 characters";
+const { max: MAX_MESSAGE_LENGTH, tooLong: TOO_LONG } = TEXT_LIMITS.chatMessage;
 
 const TextInput = v.object({
   type: v.literal("Text"),

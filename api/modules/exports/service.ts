@@ -1,13 +1,15 @@
 import * as v from "valibot";
 import type { Ctx, StaffActor } from "../../context.ts";
-import { badInput, forbidden } from "../../lib/errors.ts";
+import { and, eq, inArray } from "drizzle-orm";
+import { tags } from "../../../db/schema/index.ts";
+import { badInput, forbidden, notFound, UserError } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
-import { parseWith } from "../../lib/validation.ts";
+import { IdText, parseWith } from "../../lib/validation.ts";
 import type { RoleName } from "../../shared/enums.ts";
 import type { FormPage } from "../../shared/form-definition.ts";
 import { isSuperAdmin, requireStaff } from "../access/policy.ts";
 import { recordActivity } from "../audit/service.ts";
-import { EXPORT_ALL, listReportIds, type ReportSearch } from "../reports/list.ts";
+import { EXPORT_ALL, listReportIds, TAG_NOT_FOUND, type ReportSearch } from "../reports/list.ts";
 import { reportFor } from "../reports/policy.ts";
 import { loadReportViews, type ReportView } from "../reports/views.ts";
 import { toCsv } from "./csv.ts";
@@ -42,11 +44,44 @@ export interface ExportFile {
   body: Uint8Array<ArrayBuffer>;
 }
 
+/**
+ * The search keys the report list knows (its schema in reports/list.ts checks their values). The
+ * typecheck keeps this in step with the list: a key missing here, or one the list lacks, fails it.
+ */
+const SEARCH_KEYS = {
+  text: true,
+  filter: true,
+  tagIDs: true,
+  sortBy: true,
+  sortDir: true,
+  organisationID: true,
+  excludeTestReports: true,
+  dateFilter: true,
+} satisfies Record<keyof ReportSearch, true>;
+
+/** The parts of the body that are objects: a JSON object with the given keys and no others, or absent. */
+function jsonObject<const E extends v.ObjectEntries>(where: string | null, entries: E) {
+  const what = where ?? "The request body";
+  return v.pipe(
+    // An array is an object to valibot, and its keys would be read from Array.prototype ("filter" is a function).
+    v.custom<Record<string, unknown>>((input) => typeof input === "object" && input !== null && !Array.isArray(input), `${what} must be a JSON object.`),
+    // A misspelt or invented field is refused, as GraphQL refuses it for the list, rather than ignored into a wider export.
+    v.strictObject(entries, (issue) => (issue.expected === "never" ? `Unknown field "${where ? `${where}.` : ""}${String(issue.path?.at(-1)?.key)}" in the export request.` : `${what} must be a JSON object.`)),
+  );
+}
+
+const anyValue = v.optional(v.unknown());
+
 /** The list's body as the console sends it: `{ search, limit: -1, offset: 0 }`; the export is always every matching row. */
-const ExportBody = v.object({
-  // The search itself is checked by listReportIds, with the list's own schema and messages.
-  search: v.nullish(v.record(v.string(), v.unknown(), "search must be an object")),
-  reportFormID: v.nullish(v.string()),
+const ExportBody = jsonObject(null, {
+  search: v.nullish(
+    jsonObject("search", {
+      // The values are the list's to check (reports/list.ts), with its own rules and messages.
+      ...Object.fromEntries(Object.keys(SEARCH_KEYS).map((key) => [key, anyValue])),
+      dateFilter: v.nullish(jsonObject("search.dateFilter", { from: anyValue, to: anyValue })),
+    }),
+  ),
+  reportFormID: v.nullish(v.pipe(v.string("reportFormID must be a report form id (text)."), IdText)),
   limit: v.nullish(v.literal(EXPORT_ALL, "limit must be -1 (every matching report)")),
   offset: v.nullish(v.literal(0, "offset must be 0")),
 });
@@ -72,11 +107,32 @@ async function matchingReports(ctx: Ctx, actor: StaffActor, body: unknown, max: 
   const input = parseWith(ExportBody, body);
   // Test reports never leave in an export (spec §9), whatever the console sends.
   const search = { ...(input.search ?? {}), excludeTestReports: true } as ReportSearch;
-  const { ids } = await listReportIds(ctx, { search, reportFormID: input.reportFormID ?? null, limit: EXPORT_ALL, offset: 0 }, { allowExportAll: true });
+  const { ids } = await listReportIds(ctx, { search, reportFormID: input.reportFormID ?? null, limit: EXPORT_ALL, offset: 0 }, { allowExportAll: true }).catch(namingSearchFields);
   if (ids.length > max) throw badInput(TOO_MANY_REPORTS);
-  // listReportIds has already refused organisations the actor cannot reach.
+  // listReportIds has already refused organisations the actor cannot reach, and tag ids that are not ids.
   const named = typeof search.organisationID === "string" && isUuid(search.organisationID) ? search.organisationID : null;
-  return { ids, organisationId: isSuperAdmin(actor) ? named : actor.organisationId };
+  const organisationId = isSuperAdmin(actor) ? named : actor.organisationId;
+  await requireKnownTags(ctx, organisationId, search.tagIDs ?? []);
+  return { ids, organisationId };
+}
+
+/** The list names a bad value by its key within the search; the export's body has it under `search`. */
+function namingSearchFields(error: unknown): never {
+  if (!(error instanceof UserError) || error.code !== "BAD_USER_INPUT" || error.fields.length === 0) throw error;
+  const fields = error.fields.map(({ field, message }) => ({ field: `search.${field}`, message }));
+  throw badInput(`${fields[0]!.field}: ${fields[0]!.message}`, fields);
+}
+
+/**
+ * A filter by a tag that does not exist, or is another organisation's, would export nothing and
+ * look like "no such reports": it is refused as the list's "Tag not found" instead.
+ */
+async function requireKnownTags(ctx: Ctx, organisationId: string | null, tagIds: string[]): Promise<void> {
+  const wanted = [...new Set(tagIds)];
+  if (wanted.length === 0) return;
+  const scope = organisationId ? [eq(tags.organisationId, organisationId)] : [];
+  const found = await ctx.db.select({ id: tags.id }).from(tags).where(and(inArray(tags.id, wanted), ...scope));
+  if (found.length !== wanted.length) throw notFound(TAG_NOT_FOUND);
 }
 
 async function* viewsInChunks(ctx: Ctx, actor: StaffActor, ids: string[]): AsyncGenerator<ReportView[]> {

@@ -7,6 +7,7 @@ import { isUuid } from "../../lib/ids.ts";
 import { recordActivity } from "../audit/service.ts";
 import { removeBlobBytes, storeCheckedFile } from "./stored-blob.ts";
 import { ALREADY_SUBMITTED, CREDENTIALS_PROBLEM, lockDraft, requireReporter } from "../reporting/draft.ts";
+import { draftBytesRoom, DRAFT_STORAGE_FULL } from "../reporting/draft-limits.ts";
 import { UnreadableFileError } from "./bytes.ts";
 import { cleanFileName, extensionOf } from "./file-name.ts";
 import { isKnownExtension, sniffFileType } from "./sniff.ts";
@@ -68,12 +69,15 @@ async function uploadState(tx: Database, actor: ReporterActor) {
     .select({ files: count(), bytes: sum(reportSubmissionAttachments.fileSizeBytes).mapWith(Number) })
     .from(reportSubmissionAttachments)
     .where(eq(reportSubmissionAttachments.submissionId, submission.id));
-  return { submission, form, files: totals?.files ?? 0, bytes: totals?.bytes ?? 0 };
+  // What all of the organisation's unfinished drafts may still hold (decision 016).
+  const organisationRoom = await draftBytesRoom(tx, actor.organisationId);
+  return { submission, form, files: totals?.files ?? 0, bytes: totals?.bytes ?? 0, organisationRoom };
 }
 
-function checkRoom(state: { files: number; bytes: number }, size: number): void {
+function checkRoom(state: { files: number; bytes: number; organisationRoom: number }, size: number): void {
   if (state.files >= MAX_ATTACHMENTS) throw badInput(TOO_MANY_FILES);
   if (state.bytes + size > MAX_TOTAL_ATTACHMENT_BYTES) throw badInput(TOTAL_TOO_LARGE);
+  if (size > state.organisationRoom) throw badInput(DRAFT_STORAGE_FULL);
 }
 
 /** Checks, strips and stores one file for the reporter's Draft (docs/decisions/008-reporter-api.md, Files). */

@@ -12,8 +12,14 @@ export const MAX_FILE_NAME_LENGTH = 200;
  */
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 
-/** The base name of what the browser sent, cleaned and at most 200 characters, keeping its extension. */
-export function cleanFileName(raw: string): string {
+/**
+ * The base name of what the browser sent, cleaned and at most 200 characters, keeping its extension.
+ * NUL and the other control characters are dropped rather than refused: a name is display text, and
+ * the file itself is what the reporter meant to send. A multipart part whose filename the parser
+ * could not read (one of only NUL bytes, say) comes without a name at all, and gets "".
+ */
+export function cleanFileName(raw: string | null | undefined): string {
+  if (typeof raw !== "string") return "";
   // Browsers send a base name, but old ones sent a full local path ("C:\Users\jane\report.pdf"): keep only the last part.
   const base = raw.split(/[\\/]/u).pop() ?? "";
   // Leading dots go too, so a name saved by staff is never a hidden file.

@@ -1,10 +1,11 @@
 import * as v from "valibot";
+import { TEXT_LIMITS } from "../../shared/limits.ts";
 import { passwordProblem } from "../../shared/password-rule.ts";
 
 export const INVALID_EMAIL = "Invalid email address";
-export const NAME_MAX_LENGTH = 100;
-export const EMAIL_MAX_LENGTH = 254;
-export const PASSWORD_MAX_LENGTH = 1000;
+export const NAME_MAX_LENGTH = TEXT_LIMITS.personName.max;
+export const EMAIL_MAX_LENGTH = TEXT_LIMITS.email.max;
+export const PASSWORD_MAX_LENGTH = TEXT_LIMITS.password.max;
 export const SAME_PASSWORD = "The new password must be different from the old password.";
 /** '-' removes the avatar, as '-' removes an organisation's logo (spec §3). */
 export const REMOVE_AVATAR = "-";
@@ -17,7 +18,7 @@ const personName = v.pipe(
   v.string("Required"),
   v.trim(),
   v.nonEmpty("Required"),
-  v.maxLength(NAME_MAX_LENGTH, `Must be at most ${NAME_MAX_LENGTH} characters`),
+  v.maxLength(NAME_MAX_LENGTH, TEXT_LIMITS.personName.tooLong),
   v.check((name) => !UNPRINTABLE.test(name), "Must not contain control characters"),
 );
 
@@ -29,11 +30,11 @@ export const ChangeDetailsInput = v.object({
     v.pipe(v.string("Required"), v.trim(), v.nonEmpty("Required"), v.maxLength(EMAIL_MAX_LENGTH, INVALID_EMAIL), v.email(INVALID_EMAIL), v.toLowerCase()),
   ),
   twoFactorAuthenticationActivated: v.optional(v.boolean()),
-  avatarBlobID: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, "Invalid file"))),
+  avatarBlobID: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(TEXT_LIMITS.id.max, "Invalid file"))),
 });
 export type ChangeDetails = v.InferOutput<typeof ChangeDetailsInput>;
 
-const password = v.pipe(v.string("Required"), v.nonEmpty("Required"), v.maxLength(PASSWORD_MAX_LENGTH, `Must be at most ${PASSWORD_MAX_LENGTH} characters`));
+const password = v.pipe(v.string("Required"), v.nonEmpty("Required"), v.maxLength(PASSWORD_MAX_LENGTH, TEXT_LIMITS.password.tooLong));
 
 export const ChangePasswordInput = v.pipe(
   v.object({

@@ -4,6 +4,8 @@ import type { Ctx } from "../../context.ts";
 import { badInput, UserError } from "../../lib/errors.ts";
 import { logError } from "../../lib/log.ts";
 import { hashPassword, verifyPassword } from "../../lib/passwords.ts";
+import { recordFailure } from "../abuse/failures.ts";
+import { subjectKey } from "../abuse/secret.ts";
 import { parseWith } from "../../lib/validation.ts";
 import { requireStaff } from "../access/policy.ts";
 import { recordActivity } from "../audit/service.ts";
@@ -51,6 +53,8 @@ export async function changePassword(ctx: Ctx, rawInput: unknown, now = new Date
       .update(users)
       .set({ failedLoginCount: sql`${users.failedLoginCount} + 1`, lastFailedLoginAt: now })
       .where(eq(users.id, actor.userId));
+    // And as a failed sign-in of this email, so signing in asks for proof of work (decision 016).
+    await recordFailure(ctx.db, await subjectKey(ctx.db, "staff", actor.email.toLowerCase()), now);
     throw badInput(OLD_PASSWORD_INCORRECT, [{ field: "oldPassword", message: OLD_PASSWORD_INCORRECT }]);
   }
 

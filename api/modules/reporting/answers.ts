@@ -3,10 +3,11 @@ import * as v from "valibot";
 import type { Database } from "../../../db/client.ts";
 import { reportSubmissionAnswers } from "../../../db/schema/index.ts";
 import type { AnswerMap, FormPage } from "../../shared/form-definition.ts";
+import { TEXT_LIMITS } from "../../shared/limits.ts";
 
 export const AnswerInput = v.object({
-  widgetID: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
-  answer: v.pipe(v.array(v.pipe(v.string(), v.maxLength(20_000))), v.maxLength(100)),
+  widgetID: v.pipe(v.string(), v.minLength(1), v.maxLength(TEXT_LIMITS.short.max)),
+  answer: v.pipe(v.array(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.answer.max, TEXT_LIMITS.answer.tooLong))), v.maxLength(100)),
 });
 export const AnswersInput = v.pipe(v.array(AnswerInput), v.maxLength(500));
 export type AnswerInputs = v.InferOutput<typeof AnswersInput>;

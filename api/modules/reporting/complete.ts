@@ -7,6 +7,7 @@ import { hashPassword } from "../../lib/passwords.ts";
 import { generateReportId, generateReportPassword } from "../../lib/report-credentials.ts";
 import { checkPageAnswers, derivePages, pageHasContent, visibleWidgetIds } from "../../shared/form-definition.ts";
 import { recordActivity } from "../audit/service.ts";
+import { hashForParty } from "../abuse/guard.ts";
 import { storedAnswers } from "./answers.ts";
 import { ALREADY_SUBMITTED, lockDraft, requireReporter, type FieldError } from "./draft.ts";
 import { buildWidgets } from "./forms.ts";
@@ -31,15 +32,16 @@ export const newReportTopic = (organisationId: string) => `report.new.${organisa
 export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
   const actor = requireReporter(ctx);
   const generatedPassword = generateReportPassword();
-  // Hash before the transaction: it is slow, and holds no lock.
-  const passwordHash = await hashPassword(generatedPassword);
+  // Hash before the transaction: it is slow, and holds no lock. A repeat (re-issue) hashes in the open lane.
+  const [current] = actor.submissionId ? await ctx.db.select({ completed: reportSubmissions.completed }).from(reportSubmissions).where(eq(reportSubmissions.id, actor.submissionId)) : [];
+  const passwordHash = await hashForParty(actor.sessionTokenHash, current?.completed ?? false, (lane) => hashPassword(generatedPassword, lane));
   const now = new Date();
   const completion = await ctx.db.transaction(async (tx) => {
     const submission = await lockDraft(tx, actor);
     if (submission.completed) {
       const recent = submission.completedAt && now.getTime() - submission.completedAt.getTime() < REISSUE_WINDOW_MS;
       if (!recent || !submission.reportId) throw new UserError("CONFLICT", ALREADY_SUBMITTED);
-      await tx.update(reportSubmissions).set({ passwordHash }).where(eq(reportSubmissions.id, submission.id));
+      await tx.update(reportSubmissions).set({ passwordHash, passwordChosen: false }).where(eq(reportSubmissions.id, submission.id));
       await recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "ReportSubmission", objectId: submission.id, objectCode: submission.reportId, action: "ReissueCredentials" });
       return { reportID: submission.reportId, generatedPassword, fresh: false, submissionId: submission.id };
     }
@@ -49,7 +51,7 @@ export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
     const reportID = await uniqueReportId(tx);
     await tx
       .update(reportSubmissions)
-      .set({ reportId: reportID, passwordHash, status: "New", completed: true, completedAt: now, updatedAt: now })
+      .set({ reportId: reportID, passwordHash, passwordChosen: false, status: "New", completed: true, completedAt: now, updatedAt: now })
       .where(eq(reportSubmissions.id, submission.id));
     await tx.insert(reportConversations).values({ submissionId: submission.id, organisationId: actor.organisationId }).onConflictDoNothing();
     await recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "ReportSubmission", objectId: submission.id, objectCode: reportID, action: "Complete" });

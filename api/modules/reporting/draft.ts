@@ -11,6 +11,9 @@ import { replacePageAnswers, storedAnswers, type AnswerInputs } from "./answers.
 import { buildWidgets, isUnlocked, REPORT_FORM_NOT_FOUND, requirePublishedForm } from "./forms.ts";
 import { bindSessionToSubmission, createReporterSession } from "./sessions.ts";
 import { REPORTER_ABSOLUTE_TIMEOUT_MS, REPORTER_COOKIE } from "./session-policy.ts";
+import { draftLoad, draftStartDifficulty, lockOrganisationDrafts, refuseDraftsOverCap } from "./draft-limits.ts";
+import { admit } from "../abuse/guard.ts";
+import { subjectKey } from "../abuse/secret.ts";
 
 import { CREDENTIALS_PROBLEM } from "../../shared/messages.ts";
 export { CREDENTIALS_PROBLEM };
@@ -40,39 +43,55 @@ export function requireReporter(ctx: Ctx): ReporterActor {
 
 /**
  * Starts (or resumes) a report: opens a reporter session when there is none, and gives it a Draft
- * submission of this form. A reload or a second tab resumes the same Draft.
+ * submission of this form. A reload or a second tab resumes the same Draft. A new Draft is bounded
+ * per form and organisation (draft-limits.ts): beyond a free level it costs proof of work, at the
+ * cap it is refused.
  */
-export async function startReport(ctx: Ctx, reportFormID: string, answers: AnswerInputs) {
+export async function startReport(ctx: Ctx, reportFormID: string, answers: AnswerInputs, solution: string | null = null) {
   const organisation = ctx.host.organisation;
   if (!organisation || !isUuid(reportFormID)) throw new UserError("NOT_FOUND", REPORT_FORM_NOT_FOUND);
   const form = await requirePublishedForm(ctx.db, organisation.id, reportFormID);
   if (!isUnlocked(form, ctx.actor)) throw new UserError("FORBIDDEN", "Form password is incorrect");
 
-  const result = await ctx.db.transaction(async (tx) => {
-    let actor = ctx.actor.kind === "reporter" ? ctx.actor : null;
-    if (actor?.submissionId) {
-      const [current] = await tx.select().from(reportSubmissions).where(eq(reportSubmissions.id, actor.submissionId));
-      if (current && !current.completed && current.formId === form.id) return { submission: current, actor };
-    }
-    if (!actor || actor.submissionId) {
-      // A session already holding a report (or none at all) gets a fresh session for the new report.
-      const opened = await createReporterSession(tx, organisation.id);
-      ctx.cookies.set(REPORTER_COOKIE, opened.token, Math.floor(REPORTER_ABSOLUTE_TIMEOUT_MS / 1000));
-      actor = { kind: "reporter", organisationId: organisation.id, submissionId: null, unlockedFormIds: actor?.unlockedFormIds ?? [], sessionTokenHash: opened.tokenHash };
-    }
-    const [submission] = await tx
-      .insert(reportSubmissions)
-      .values({ organisationId: organisation.id, formId: form.id, buildId: form.deployedBuildId, status: "Draft" })
-      .returning();
-    await bindSessionToSubmission(tx, actor.sessionTokenHash, submission!.id);
-    await recordActivity(tx, actor, { organisationId: organisation.id, objectType: "ReportSubmission", objectId: submission!.id, action: "Start", metadata: { report_form_id: form.id } });
-    return { submission: submission!, actor: { ...actor, submissionId: submission!.id } };
-  });
+  const result = (await resumableDraft(ctx, form.id)) ?? (await openDraft(ctx, organisation.id, form, solution));
   if (answers.length > 0) {
     const update = await updateReportPage({ ...ctx, actor: result.actor }, 0, answers, null);
     if (!update.success) return { submissionID: result.submission.id, currentPage: result.submission.currentPage, errors: update.errors };
   }
   return { submissionID: result.submission.id, currentPage: result.submission.currentPage, errors: [] as FieldError[] };
+}
+
+/** The session's own unfinished Draft of this form, if it has one: resuming costs nothing. */
+async function resumableDraft(ctx: Ctx, formId: string) {
+  const actor = ctx.actor.kind === "reporter" ? ctx.actor : null;
+  if (!actor?.submissionId) return null;
+  const [current] = await ctx.db.select().from(reportSubmissions).where(eq(reportSubmissions.id, actor.submissionId));
+  return current && !current.completed && current.formId === formId ? { submission: current, actor } : null;
+}
+
+async function openDraft(ctx: Ctx, organisationId: string, form: { id: string; deployedBuildId: string | null }, solution: string | null) {
+  const load = await draftLoad(ctx.db, organisationId, form.id);
+  refuseDraftsOverCap(load);
+  await admit(ctx.db, { action: "report_start", subjectKey: await subjectKey(ctx.db, "form", form.id), solution, minimumDifficulty: draftStartDifficulty(load), now: new Date() });
+  return ctx.db.transaction(async (tx) => {
+    // Counted again under the organisation's lock, so concurrent starts cannot pass the cap together.
+    await lockOrganisationDrafts(tx, organisationId);
+    refuseDraftsOverCap(await draftLoad(tx, organisationId, form.id));
+    let actor = ctx.actor.kind === "reporter" ? ctx.actor : null;
+    if (!actor || actor.submissionId) {
+      // A session already holding a report (or none at all) gets a fresh session for the new report.
+      const opened = await createReporterSession(tx, organisationId);
+      ctx.cookies.set(REPORTER_COOKIE, opened.token, Math.floor(REPORTER_ABSOLUTE_TIMEOUT_MS / 1000));
+      actor = { kind: "reporter", organisationId, submissionId: null, unlockedFormIds: actor?.unlockedFormIds ?? [], sessionTokenHash: opened.tokenHash };
+    }
+    const [submission] = await tx
+      .insert(reportSubmissions)
+      .values({ organisationId, formId: form.id, buildId: form.deployedBuildId, status: "Draft" })
+      .returning();
+    await bindSessionToSubmission(tx, actor.sessionTokenHash, submission!.id);
+    await recordActivity(tx, actor, { organisationId, objectType: "ReportSubmission", objectId: submission!.id, action: "Start", metadata: { report_form_id: form.id } });
+    return { submission: submission!, actor: { ...actor, submissionId: submission!.id } };
+  });
 }
 
 /**

@@ -11,20 +11,12 @@ import { parseWith } from "../../lib/validation.ts";
 import { recordActivity } from "../audit/service.ts";
 import { newReportTopic } from "./complete.ts";
 import { ORGANISATION_UNAVAILABLE } from "../../shared/messages.ts";
+import { admit, hashInLane, loadDifficulty, type Attempt } from "../abuse/guard.ts";
+import { subjectKey } from "../abuse/secret.ts";
+import { ENQUIRIES_CAP_PER_HOUR, ENQUIRIES_FREE_PER_HOUR, ENQUIRIES_FULL, recentEnquiries } from "./draft-limits.ts";
 
 const MESSAGE_WIDGET_ID = "w_enquiry_message";
 const EnquiryInput = v.object({ message: v.pipe(v.string("Required"), v.trim(), v.nonEmpty("Required"), v.maxLength(10_000, "Messages can be at most 10000 characters")) });
-
-/** Enquiries need no login, so a burst per organisation is capped (per process) to keep floods out. */
-const recent = new Map<string, number[]>();
-const ENQUIRIES_PER_MINUTE = 20;
-
-function throttled(organisationId: string, now: number): boolean {
-  const times = (recent.get(organisationId) ?? []).filter((time) => now - time < 60_000);
-  times.push(now);
-  recent.set(organisationId, times);
-  return times.length > ENQUIRIES_PER_MINUTE;
-}
 
 /** The organisation's Enquiry form, created (with a one-question build) the first time it is needed. */
 async function enquiryForm(tx: Database, organisationId: string): Promise<{ formId: string; buildId: string }> {
@@ -48,17 +40,22 @@ async function enquiryForm(tx: Database, organisationId: string): Promise<{ form
  * A visitor's question: it becomes an Enquiry report (status New) whose chat starts with the
  * message, and the visitor gets a report ID and a pin to follow up like any reporter.
  */
-export async function sendEnquiry(ctx: Ctx, organisationID: string, input: unknown): Promise<{ reportID: string; pin: string }> {
+export async function sendEnquiry(ctx: Ctx, organisationID: string, input: unknown, solution: string | null = null): Promise<{ reportID: string; pin: string }> {
   const { message } = parseWith(EnquiryInput, input);
   const organisation = ctx.host.organisation;
   if (!organisation || !isUuid(organisationID) || organisation.id !== organisationID) throw new UserError("NOT_FOUND", ORGANISATION_UNAVAILABLE);
   const [settings] = await ctx.db.select({ enabled: organisations.generalEnquiryEnabled }).from(organisations).where(eq(organisations.id, organisation.id));
   if (!settings?.enabled) throw new UserError("FORBIDDEN", "This organisation does not take enquiries.");
-  if (throttled(organisation.id, Date.now())) throw new UserError("TOO_MANY_REQUESTS", "Too many enquiries right now. Please try again in a minute.", { retryAfterSeconds: 60 });
 
-  const pin = generateReportPassword();
-  const passwordHash = await hashPassword(pin);
+  // Enquiries need no login: past a few an hour per organisation they cost proof of work, and at
+  // the cap they are refused (counted in the database, so across instances).
   const now = new Date();
+  const recent = await recentEnquiries(ctx.db, organisation.id, now);
+  if (recent >= ENQUIRIES_CAP_PER_HOUR) throw new UserError("TOO_MANY_REQUESTS", ENQUIRIES_FULL);
+  const attempt: Attempt = { action: "enquiry", subjectKey: await subjectKey(ctx.db, "organisation", organisation.id), solution, minimumDifficulty: loadDifficulty(recent, ENQUIRIES_FREE_PER_HOUR), now };
+  const admission = await admit(ctx.db, attempt);
+  const pin = generateReportPassword();
+  const passwordHash = await hashInLane(ctx.db, attempt, admission, (lane) => hashPassword(pin, lane));
   const created = await ctx.db.transaction(async (tx) => {
     const { formId, buildId } = await enquiryForm(tx, organisation.id);
     const reportId = generateReportId();

@@ -1,7 +1,7 @@
 import { and, count, eq } from "drizzle-orm";
 import { organisations, reportConversationMessages, reportConversations, reportForms, reportSubmissionAttachments, reportSubmissions } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
-import { TERMINAL_SUBMISSION_STATUSES, type WidgetType } from "../../shared/enums.ts";
+import { TERMINAL_SUBMISSION_STATUSES, type SubmissionStatus, type WidgetType } from "../../shared/enums.ts";
 import { answeredPages, derivePages } from "../../shared/form-definition.ts";
 import { chatUploadsAllowed } from "../conversations/upload-policy.ts";
 import { storedAnswers } from "./answers.ts";
@@ -14,6 +14,21 @@ export interface ReporterAnswer {
   answer: string[];
 }
 
+/**
+ * Where a report stands, as its reporter may know it. A staff status can say more than the
+ * organisation chose to tell the reporter (an outcome such as NotSubstantiated or Rejected), so
+ * only these three values ever leave the server.
+ */
+export const REPORTER_STATUSES = ["RECEIVED", "IN_PROGRESS", "CLOSED"] as const;
+export type ReporterStatus = (typeof REPORTER_STATUSES)[number];
+
+const isTerminal = (status: SubmissionStatus) => (TERMINAL_SUBMISSION_STATUSES as readonly string[]).includes(status);
+
+export function reporterStatusOf(status: SubmissionStatus): ReporterStatus {
+  if (isTerminal(status)) return "CLOSED";
+  return status === "Assigned" ? "IN_PROGRESS" : "RECEIVED";
+}
+
 export interface ReporterSubmissionView {
   id: string;
   formID: string;
@@ -21,6 +36,8 @@ export interface ReporterSubmissionView {
   completed: boolean;
   completedAt: Date | null;
   formName: string;
+  organisationName: string;
+  reporterStatus: ReporterStatus;
   hasChat: boolean;
   allowChatFileUploads: boolean;
   conversationClosed: boolean;
@@ -35,7 +52,7 @@ export const attachmentUrl = (id: string) => `/api/files/report-attachments/${id
 export async function loadReporterSubmission(ctx: Ctx): Promise<ReporterSubmissionView | null> {
   if (ctx.actor.kind !== "reporter" || !ctx.actor.submissionId) return null;
   const [row] = await ctx.db
-    .select({ submission: reportSubmissions, form: reportForms, enquiryUploads: organisations.allowGeneralEnquiryChatFileUploads })
+    .select({ submission: reportSubmissions, form: reportForms, organisationName: organisations.name, enquiryUploads: organisations.allowGeneralEnquiryChatFileUploads })
     .from(reportSubmissions)
     .innerJoin(reportForms, eq(reportForms.id, reportSubmissions.formId))
     .innerJoin(organisations, eq(organisations.id, reportSubmissions.organisationId))
@@ -58,7 +75,7 @@ export async function loadReporterSubmission(ctx: Ctx): Promise<ReporterSubmissi
         .from(reportConversationMessages)
         .where(and(eq(reportConversationMessages.conversationId, conversation.id), eq(reportConversationMessages.from, "User"), eq(reportConversationMessages.state, "New")))
     : [{ n: 0 }];
-  const closed = (TERMINAL_SUBMISSION_STATUSES as readonly string[]).includes(submission.status);
+  const closed = isTerminal(submission.status);
   return {
     id: submission.id,
     formID: form.id,
@@ -66,6 +83,8 @@ export async function loadReporterSubmission(ctx: Ctx): Promise<ReporterSubmissi
     completed: submission.completed,
     completedAt: submission.completedAt,
     formName: form.name,
+    organisationName: row.organisationName,
+    reporterStatus: reporterStatusOf(submission.status),
     hasChat: form.hasChat,
     allowChatFileUploads: chatUploadsAllowed(form, { allowGeneralEnquiryChatFileUploads: row.enquiryUploads }),
     conversationClosed: closed || Boolean(conversation?.concluded) || submission.archived,

@@ -4,7 +4,7 @@ import type { ConditionRule, FormWidget, WidgetCondition } from "../../shared/fo
 import type { FieldError } from "./draft.ts";
 import type { ReporterFormView } from "./forms.ts";
 import type { ReportCompletion } from "./complete.ts";
-import type { ReporterAnswer, ReporterSubmissionView } from "./follow-up.ts";
+import { REPORTER_STATUSES, type ReporterAnswer, type ReporterSubmissionView } from "./follow-up.ts";
 
 export const WidgetTypeEnum = builder.enumType("WidgetType", { values: WIDGET_TYPES });
 export const MatchTypeEnum = builder.enumType("ConditionMatchType", { values: CONDITION_MATCH_TYPES });
@@ -102,6 +102,11 @@ export const AttachmentType = builder.objectRef<ReporterSubmissionView["attachme
   }),
 });
 
+const ReporterStatusEnum = builder.enumType("ReporterReportStatus", {
+  values: REPORTER_STATUSES,
+  description: "Where a report stands for its reporter: received, being handled, or closed. Never the staff status or outcome.",
+});
+
 export const ReporterSubmissionType = builder.objectRef<ReporterSubmissionView>("ReporterSubmission").implement({
   fields: (t) => ({
     id: t.exposeID("id"),
@@ -110,6 +115,8 @@ export const ReporterSubmissionType = builder.objectRef<ReporterSubmissionView>(
     completed: t.exposeBoolean("completed"),
     completedAt: t.expose("completedAt", { type: "DateTime", nullable: true }),
     formName: t.exposeString("formName"),
+    organisationName: t.exposeString("organisationName"),
+    reporterStatus: t.expose("reporterStatus", { type: ReporterStatusEnum }),
     hasChat: t.exposeBoolean("hasChat"),
     allowChatFileUploads: t.exposeBoolean("allowChatFileUploads"),
     conversationClosed: t.exposeBoolean("conversationClosed"),

@@ -17,6 +17,7 @@ import {
 import type { Ctx } from "../../context.ts";
 import { UserError, badInput, forbidden } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
+import { TEXT_LIMITS } from "../../shared/limits.ts";
 import { logError } from "../../lib/log.ts";
 import { parseWith } from "../../lib/validation.ts";
 import { CLOSE_OUTCOMES, type Priority, type SubmissionStatus } from "../../shared/enums.ts";
@@ -38,7 +39,7 @@ export const NOT_ARCHIVED = "Report is not archived.";
 export const ONLY_ARCHIVED_DELETE = "Only archived reports can be deleted.";
 export const ALREADY_DELETED = "Report has already been deleted";
 export const JOIN_TO_MUTE = "Join the report team to change its notifications.";
-export const MAX_INTERNAL_REFERENCE = 200;
+export const MAX_INTERNAL_REFERENCE = TEXT_LIMITS.internalReference.max;
 
 /** Working a report (close, re-open, priority) is for its team, never a guest. */
 const onTeamNotGuest = (access: ReportAccess) => access.assigned && access.actor.role !== "GUEST_MEMBER";
@@ -164,7 +165,7 @@ const InternalReferenceInput = v.object({
   internalReference: v.pipe(
     v.string(),
     v.trim(),
-    v.maxLength(MAX_INTERNAL_REFERENCE, `Internal reference must be at most ${MAX_INTERNAL_REFERENCE} characters.`),
+    v.maxLength(MAX_INTERNAL_REFERENCE, TEXT_LIMITS.internalReference.tooLong),
   ),
 });
 

@@ -7,7 +7,8 @@ import type { Ctx, StaffActor } from "../../context.ts";
 import { badInput, notFound } from "../../lib/errors.ts";
 import { CROCKFORD_ALPHABET, normaliseReportId } from "../../lib/report-credentials.ts";
 import { requireUuid } from "../../lib/ids.ts";
-import { parseWith } from "../../lib/validation.ts";
+import { IdText, parseWith, SearchText } from "../../lib/validation.ts";
+import { TEXT_LIMITS } from "../../shared/limits.ts";
 import { REPORT_LIST_FILTERS, SORT_DIRECTIONS, SORT_KEYS, type ReportListFilter, type SubmissionStatus } from "../../shared/enums.ts";
 import { isIsoDate } from "../../shared/form-definition.ts";
 import { isSuperAdmin, organisationScope, requirePermission } from "../access/policy.ts";
@@ -27,18 +28,16 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The furthest time zone ahead of UTC: a date that is already "today" somewhere is not in the future. */
 const LATEST_ZONE_MS = 14 * 60 * 60 * 1000;
 
-const optionalText = (max: number) => v.nullish(v.pipe(v.string(), v.trim(), v.maxLength(max, `Must be at most ${max} characters`)));
-
-const dateText = v.nullish(v.pipe(v.string(), v.trim(), v.maxLength(10, "Invalid date")));
+const dateText = v.nullish(v.pipe(v.string(), v.trim(), v.maxLength(TEXT_LIMITS.date.max, TEXT_LIMITS.date.tooLong)));
 export const DateFilterSchema = v.nullish(v.object({ from: dateText, to: dateText }));
 
 const SearchSchema = v.object({
-  text: optionalText(200),
+  text: SearchText,
   filter: v.nullish(v.picklist(REPORT_LIST_FILTERS)),
-  tagIDs: v.nullish(v.pipe(v.array(v.string()), v.maxLength(20, "At most 20 tags can be combined"))),
+  tagIDs: v.nullish(v.pipe(v.array(IdText), v.maxLength(20, "At most 20 tags can be combined"))),
   sortBy: v.nullish(v.picklist(SORT_KEYS)),
   sortDir: v.nullish(v.picklist(SORT_DIRECTIONS)),
-  organisationID: v.nullish(v.string()),
+  organisationID: v.nullish(IdText),
   excludeTestReports: v.nullish(v.boolean()),
   dateFilter: DateFilterSchema,
 });

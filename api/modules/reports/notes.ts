@@ -5,6 +5,7 @@ import { reportSubmissionNotes, roles, users } from "../../../db/schema/index.ts
 import type { Ctx } from "../../context.ts";
 import { UserError, forbidden } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
+import { TEXT_LIMITS } from "../../shared/limits.ts";
 import { parseWith } from "../../lib/validation.ts";
 import type { RoleName, SubmissionStatus } from "../../shared/enums.ts";
 import type { Permission } from "../../shared/permissions.ts";
@@ -19,7 +20,7 @@ export const NOTE_NOT_FOUND = "Note is not found";
 export const TEAM_ONLY_NOTES = "Only members of the report team can add notes.";
 export const CANNOT_EDIT = "This item cannot be edited.";
 export const CANNOT_DELETE = "This item cannot be deleted.";
-export const MAX_NOTE_LENGTH = 10_000;
+export const MAX_NOTE_LENGTH = TEXT_LIMITS.note.max;
 
 type NoteRow = typeof reportSubmissionNotes.$inferSelect;
 
@@ -38,7 +39,7 @@ export interface ReportNoteView {
 }
 
 const NoteInput = v.object({
-  note: v.pipe(v.string(), v.trim(), v.nonEmpty("Required"), v.maxLength(MAX_NOTE_LENGTH, "Note must be at most 10,000 characters.")),
+  note: v.pipe(v.string(), v.trim(), v.nonEmpty("Required"), v.maxLength(MAX_NOTE_LENGTH, TEXT_LIMITS.note.tooLong)),
 });
 
 /** The note as stored: trimmed, non-empty, at most 10,000 characters. */

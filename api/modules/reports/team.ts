@@ -4,6 +4,7 @@ import { guestReportInvites, reportSubmissionAssignees, reportSubmissions, roles
 import type { Ctx } from "../../context.ts";
 import { UserError, badInput, forbidden } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
+import { containsPattern, searchTextOf } from "../../lib/validation.ts";
 import type { RoleName, SubmissionStatus } from "../../shared/enums.ts";
 import { pageLimit, pageOffset, USER_NOT_FOUND } from "../users/service.ts";
 import { changeReport } from "./events.ts";
@@ -194,9 +195,9 @@ export async function assignableUsers(ctx: Ctx, args: AssignableArgs): Promise<{
     notExists(sql`(select 1 from ${reportSubmissionAssignees} where ${reportSubmissionAssignees.submissionId} = ${submissionId} and ${reportSubmissionAssignees.userId} = ${users.id})`),
     sql`${roles.name} <> 'SUPER_ADMIN'`,
   ];
-  const search = args.search?.trim();
+  const search = searchTextOf(args.search);
   if (search) {
-    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = containsPattern(search);
     filters.push(or(ilike(users.email, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern))!);
   }
   const where = and(...filters);

@@ -5,7 +5,8 @@ import { organisations, reportSubmissions, reportSubmissionTags, tags } from "..
 import type { Ctx, StaffActor } from "../../context.ts";
 import { UserError, badInput } from "../../lib/errors.ts";
 import { isUuid, requireUuid } from "../../lib/ids.ts";
-import { parseWith } from "../../lib/validation.ts";
+import { containsPattern, parseWith, searchTextOf } from "../../lib/validation.ts";
+import { TEXT_LIMITS } from "../../shared/limits.ts";
 import type { ListFilter } from "../../shared/enums.ts";
 import type { Permission } from "../../shared/permissions.ts";
 import { canReachOrganisation, mutate, organisationScope, requirePermission } from "../access/policy.ts";
@@ -19,7 +20,7 @@ export const TAG_NOT_FOUND = "Tag not found";
 export const TAG_RESERVED_EDIT = "Tag is reserved and cannot be edited.";
 export const TAG_RESERVED_DELETE = "Tag is reserved and cannot be deleted.";
 export const TAG_EXISTS = "A tag with this name already exists.";
-export const MAX_TAG_NAME = 60;
+export const MAX_TAG_NAME = TEXT_LIMITS.tagName.max;
 
 export interface TagView {
   id: string;
@@ -45,7 +46,7 @@ const viewColumns = {
 };
 
 const NameInput = v.object({
-  name: v.pipe(v.string("Required"), v.trim(), v.nonEmpty("Required"), v.maxLength(MAX_TAG_NAME, `Tag name must be at most ${MAX_TAG_NAME} characters.`)),
+  name: v.pipe(v.string("Required"), v.trim(), v.nonEmpty("Required"), v.maxLength(MAX_TAG_NAME, TEXT_LIMITS.tagName.tooLong)),
 });
 
 const cleanName = (name: unknown) => parseWith(NameInput, { name }).name;
@@ -67,8 +68,8 @@ export async function listTags(ctx: Ctx, args: TagListArgs): Promise<{ total: nu
   if (organisationId) filters.push(eq(tags.organisationId, organisationId));
   const filter = args.filter ?? "Active";
   if (filter !== "All") filters.push(eq(tags.archived, filter === "Archived"));
-  const search = args.search?.trim();
-  if (search) filters.push(ilike(tags.name, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  const search = searchTextOf(args.search);
+  if (search) filters.push(ilike(tags.name, containsPattern(search)));
   const where = filters.length ? and(...filters) : undefined;
   const [total] = await ctx.db.select({ n: count() }).from(tags).where(where);
   const list = await ctx.db

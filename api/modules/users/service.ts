@@ -3,6 +3,7 @@ import { users } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
 import { requireUuid } from "../../lib/ids.ts";
+import { containsPattern, searchTextOf } from "../../lib/validation.ts";
 import { canReachOrganisation, organisationScope, requirePermission } from "../access/policy.ts";
 
 export const USER_NOT_FOUND = "User is not found";
@@ -41,9 +42,9 @@ export async function listUsers(ctx: Ctx, args: UserListArgs) {
   const organisationId = organisationScope(actor, requested, "Organisation is not found");
   const filters: SQL[] = [];
   if (organisationId) filters.push(eq(users.organisationId, organisationId));
-  const search = args.search?.trim();
+  const search = searchTextOf(args.search);
   if (search) {
-    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = containsPattern(search);
     filters.push(or(ilike(users.email, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern))!);
   }
   const where = filters.length ? and(...filters) : undefined;

@@ -2,6 +2,8 @@
 // They never throw: callers get a result they must branch on, which keeps
 // error banners consistent with the spec's wording everywhere.
 
+import { challengeIn, solveChallenge, withSolution, type Challenge } from './proof-of-work';
+
 export const FALLBACK_ERROR_MESSAGE = 'Something went wrong. Please try again.';
 
 // The spec rewrites this one status so users understand why an upload failed.
@@ -63,22 +65,44 @@ function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }
 
-export async function fetchJson(url: string, options: RequestOptions = {}): Promise<HttpResult<unknown>> {
+async function fetchJsonOnce(url: string, options: RequestOptions): Promise<{ result: HttpResult<unknown>; challenge: Challenge | undefined }> {
   let response: Response;
   try {
     response = await fetch(url, buildInit(options, 'application/json'));
   } catch (error) {
     if (isAbort(error)) throw error;
-    return { ok: false, status: 0, message: FALLBACK_ERROR_MESSAGE };
+    return { result: { ok: false, status: 0, message: FALLBACK_ERROR_MESSAGE }, challenge: undefined };
   }
   const body = await readJson(response);
+  const challenge = challengeIn(body);
   if (!response.ok) {
-    return { ok: false, status: response.status, message: errorMessageFrom(body, response.status) };
+    return { result: { ok: false, status: response.status, message: errorMessageFrom(body, response.status) }, challenge };
   }
   if (body === undefined) {
-    return { ok: false, status: response.status, message: FALLBACK_ERROR_MESSAGE };
+    return { result: { ok: false, status: response.status, message: FALLBACK_ERROR_MESSAGE }, challenge };
   }
-  return { ok: true, status: response.status, data: body };
+  return { result: { ok: true, status: response.status, data: body }, challenge };
+}
+
+// How many challenges one call solves before giving up: the server asks again only when it got
+// busier while the browser worked.
+const MAX_CHALLENGE_ROUNDS = 3;
+
+// When the server asks for proof of work (a sign-in after failures, or under load), the browser
+// solves it and repeats the request with the solution; the caller only sees the final answer,
+// and its button keeps its busy text meanwhile.
+export async function fetchJson(url: string, options: RequestOptions = {}): Promise<HttpResult<unknown>> {
+  let answer = await fetchJsonOnce(url, options);
+  for (let round = 0; round < MAX_CHALLENGE_ROUNDS && answer.challenge && options.body !== undefined; round += 1) {
+    let solution: string;
+    try {
+      solution = await solveChallenge(answer.challenge);
+    } catch {
+      break;
+    }
+    answer = await fetchJsonOnce(url, { ...options, body: withSolution(options.body, solution) });
+  }
+  return answer.result;
 }
 
 export function postJson(url: string, body: unknown, signal?: AbortSignal): Promise<HttpResult<unknown>> {

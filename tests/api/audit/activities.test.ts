@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, desc, eq } from "drizzle-orm";
-import { reportSubmissionAssignees, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
+import { organisationEmailSubscribers, reportSubmissionAssignees, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { DEMO_PASSWORD, DEMO_REPORT_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { demoOrganisationIds } from "../../helpers/demo.ts";
@@ -29,6 +29,8 @@ beforeAll(async () => {
   };
   for (const [key, email] of Object.entries(logins)) as[key as keyof typeof as] = await loginAs(server, email, DEMO_PASSWORD);
   for (const user of await server.db.select({ id: users.id, email: users.email }).from(users)) userIds.set(user.email, user.id);
+  // With a subscriber every new report is announced (NotifyNewReport), so each report's log has a known shape.
+  await server.db.insert(organisationEmailSubscribers).values({ organisationId: orgs.demoId, firstName: "Case", lastName: "Desk", email: "cases@demo.test" });
   // The demo seed and one password check per login: seconds on a busy machine, beyond the 5 s hook default.
 }, 30_000);
 afterAll(() => server.stop());
@@ -37,11 +39,22 @@ afterAll(() => server.stop());
 async function freshReport(team: string[]) {
   const credentials = await submitReport(new ReporterClient(server, "demo.localhost"), form.form.id, form.widgets);
   const [row] = await server.db.select().from(reportSubmissions).where(eq(reportSubmissions.reportId, credentials.reportID));
+  await announced(row!.id);
   await server.db.insert(reportSubmissionAssignees).values(team.map((email, index) => ({ submissionId: row!.id, userId: userIds.get(email)!, isOwner: index === 0 })));
   await server.db.update(reportSubmissions).set({ status: "Assigned" }).where(eq(reportSubmissions.id, row!.id));
   const reporter = new ReporterClient(server, "demo.localhost");
   expect((await reporter.post("/api/auth/report_login", { reportID: credentials.reportID, password: credentials.generatedPassword })).status).toBe(200);
   return { id: row!.id, password: credentials.generatedPassword };
+}
+
+/** The notifier writes NotifyNewReport in the background; wait for it so the log's order does not depend on timing. */
+async function announced(submissionId: string) {
+  for (let tries = 0; tries < 200; tries += 1) {
+    const rows = await server.db.select({ id: userActivities.id }).from(userActivities).where(and(eq(userActivities.objectId, submissionId), eq(userActivities.action, "NotifyNewReport")));
+    if (rows.length > 0) return;
+    await Bun.sleep(25);
+  }
+  throw new Error("the new report was never announced");
 }
 
 const errorOf = (result: { errors?: { message: string }[] }) => result.errors?.[0]?.message;
@@ -92,7 +105,7 @@ describe("userActivities for a report", () => {
     const log = await logOf(as.owner, id);
     const stored = await server.db.select().from(userActivities).where(eq(userActivities.objectId, id));
     expect(log.total).toBe(stored.length);
-    expect(log.list.map((entry) => entry.action).slice(0, 4)).toEqual(["Close", "InternalReference", "NoteCreate", "ReporterLogin"]);
+    expect(log.list.map((entry) => entry.action).slice(0, 5)).toEqual(["Close", "InternalReference", "NoteCreate", "ReporterLogin", "NotifyNewReport"]);
     expect(log.list.at(-1)!.action).toBe("Start");
     const [close, reference, note, login] = log.list;
     expect(close).toMatchObject({ objectID: id, objectType: "ReportSubmission", isGrouped: false, parent: null, metadata: { from: "Assigned", to: "Completed" } });

@@ -2,18 +2,22 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { loginAs, type StaffClient } from "../../helpers/session.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
+import { untilListening } from "../../helpers/live-topics.ts";
+import { userDisconnectTopic } from "../../../api/modules/auth/events.ts";
 import { createOrganisation, createUser } from "../../factories/users.ts";
 import { getIntrospectionQuery } from "graphql";
 import { maskError } from "../../../api/graphql/errors.ts";
 
 let server: TestServer;
 let member: StaffClient;
+let memberId: string;
 
 beforeAll(async () => {
   server = await startTestServer();
   const organisation = await createOrganisation(server.db);
   const user = await createUser(server.db, { role: "MEMBER", organisationId: organisation.id });
   member = await loginAs(server, user.email, user.password);
+  memberId = user.id;
 });
 afterAll(() => server.stop());
 
@@ -80,8 +84,7 @@ describe("subscriptions over graphql-ws on the same path", () => {
   test("a staff socket shares the HTTP context: signing out fires organisationUserDisconnect", async () => {
     const client = wsClient(server, member.cookie);
     const subscription = collect<{ data: { organisationUserDisconnect: boolean } }>(client, "subscription { organisationUserDisconnect }", 1);
-    // Give the subscription a moment to be registered with LISTEN before the event is sent.
-    await Bun.sleep(300);
+    await untilListening(server, userDisconnectTopic(memberId));
     expect((await member.fetch("/api/auth/logout", { method: "POST" })).status).toBe(200);
     await subscription.done;
     expect(subscription.results[0]?.data.organisationUserDisconnect).toBe(true);

@@ -7,6 +7,8 @@ import { demoOrganisationIds } from "../../helpers/demo.ts";
 import { anonymous, loginAs, type StaffClient } from "../../helpers/session.ts";
 import { ReporterClient } from "../../helpers/reporter.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
+import { untilListening } from "../../helpers/live-topics.ts";
+import { userDisconnectTopic } from "../../../api/modules/auth/events.ts";
 import { createUser } from "../../factories/users.ts";
 import { hashToken, newToken } from "../../../api/lib/tokens.ts";
 
@@ -76,8 +78,7 @@ describe("changePassword: allowed", () => {
     const otherDevice = await loginAs(server, user.email, user.password);
     const socket = wsClient(server, otherDevice.cookie);
     const subscription = collect<{ data: { organisationUserDisconnect: boolean } }>(socket, "subscription { organisationUserDisconnect }", 1);
-    // Give the subscription a moment to be registered with LISTEN before the event is sent.
-    await Bun.sleep(300);
+    await untilListening(server, userDisconnectTopic(user.id));
     expect((await change(client, "first-pass-1", "second-pass-2")).data?.changePassword).toBe(true);
     await subscription.done;
     expect(subscription.results[0]?.data.organisationUserDisconnect).toBe(true);
@@ -99,7 +100,7 @@ describe("changePassword: refused, and nothing changes", () => {
     expect((await rowOf(user.id)).failedLoginCount).toBe(0);
   });
 
-  test("guessing shares the sign-in wait: wrong old passwords count like failed logins, and a waiting account may neither change nor sign in", async () => {
+  test("guessing counts like failed logins: a waiting account may not change, and signing in asks for proof of work", async () => {
     const { user, client } = await freshMember();
     for (let attempt = 0; attempt < 5; attempt += 1) expect((await change(client, `guess-${attempt}-x`, "second-pass-2")).errors?.[0]?.message).toBe("The old password is incorrect.");
     expect((await rowOf(user.id)).failedLoginCount).toBe(5);
@@ -108,7 +109,8 @@ describe("changePassword: refused, and nothing changes", () => {
     const waiting = await change(client, "first-pass-1", "second-pass-2");
     expect(waiting.errors?.[0]?.extensions?.code).toBe("TOO_MANY_REQUESTS");
     expect(waiting.errors?.[0]?.message).toStartWith("Too many failed password attempts.");
-    expect(await loginStatus(user.email, "first-pass-1")).toBe(429);
+    // Not refused (no lockout, decision 016): the sign-in must first solve a challenge.
+    expect(await loginStatus(user.email, "first-pass-1")).toBe(428);
     expect((await rowOf(user.id)).passwordHash).toBe(user.passwordHash);
   });
 

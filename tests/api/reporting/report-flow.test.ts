@@ -4,6 +4,7 @@ import { reportSubmissionAnswers, reportSubmissions, reporterSessions } from "..
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { DEMO_FORM_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { solveChallenge, type ChallengeBody } from "../../helpers/proof-of-work.ts";
 import { COMPLETE, demoForm, pagesOfAnswers, ReporterClient, submitReport, UPDATE } from "../../helpers/reporter.ts";
 
 let server: TestServer;
@@ -133,13 +134,15 @@ describe("following up", () => {
     expect((await elsewhere.gql<{ reporterSubmission: unknown }>(SUBMISSION)).data?.reporterSubmission).toBeNull();
   });
 
-  test("wrong passwords are limited per report ID", async () => {
+  test("wrong passwords past the first few must each solve a challenge; the right password with one still gets in", async () => {
     const { reportID, generatedPassword } = await submitReport(new ReporterClient(server, "demo.localhost"), main.form.id, main.widgets);
     const guesser = new ReporterClient(server, "demo.localhost");
-    for (let i = 0; i < 5; i += 1) expect((await guesser.post("/api/auth/report_login", { reportID, password: "AAAAA-AAAAA-AAAAA-AAAAA" })).status).toBe(401);
-    const slowed = await guesser.post<{ error: string }>("/api/auth/report_login", { reportID, password: generatedPassword });
-    expect(slowed.status).toBe(429);
-    expect(slowed.body.error).toContain("Too many failed login attempts");
+    for (let i = 0; i < 3; i += 1) expect((await guesser.post("/api/auth/report_login", { reportID, password: "AAAAA-AAAAA-AAAAA-AAAAA" })).status).toBe(401);
+    const asked = await guesser.post<{ code: string; challenge: ChallengeBody }>("/api/auth/report_login", { reportID, password: generatedPassword });
+    expect(asked.status).toBe(428);
+    expect(asked.body.code).toBe("CHALLENGE_REQUIRED");
+    const solved = await guesser.post("/api/auth/report_login", { reportID, password: generatedPassword, verifyToken: solveChallenge(asked.body.challenge) });
+    expect(solved.status).toBe(200);
   });
 
   test("the global login hands over to the organisation's host once", async () => {
@@ -166,6 +169,8 @@ describe("following up", () => {
     expect((await reporter.gql<{ userReportSubmissionChangePassword: boolean }>(CHANGE, { old: generatedPassword, new: "my-own-secret-9" })).data?.userReportSubmissionChangePassword).toBe(true);
 
     expect((await reporter.post<{ ok: boolean }>("/api/auth/report_finish", {})).body.ok).toBe(false);
+    // Text that is not a form id is no form id either: the guard does nothing.
+    expect((await reporter.post<{ ok: boolean }>("/api/auth/report_finish", { reportFormID: "anything at all" })).body.ok).toBe(false);
     expect((await reporter.gql<{ reporterSubmission: unknown }>(SUBMISSION)).data?.reporterSubmission).not.toBeNull();
     expect((await reporter.post<{ ok: boolean }>("/api/auth/report_finish", { reportFormID: main.form.id })).body.ok).toBe(true);
     expect((await reporter.gql<{ reporterSubmission: unknown }>(SUBMISSION)).data?.reporterSubmission).toBeNull();

@@ -41,8 +41,8 @@ const loginResponseSchema = v.union([
 export type LoginOutcome = { kind: 'signed-in' } | { kind: 'email-verify-required' } | { kind: 'error'; message: string };
 
 export async function login(email: string, password: string): Promise<LoginOutcome> {
-  // verifyToken belongs to the bot check, which Lantern does not load (it
-  // would be a third-party script); the field is kept for the API's shape.
+  // verifyToken is the bot check: empty at first; when the server asks for
+  // proof of work, postJson solves it and repeats the call with the solution.
   const result = await postJson('/api/auth/login', { email, password, verifyToken: '' });
   if (!result.ok) return { kind: 'error', message: result.message };
   const parsed = v.safeParse(loginResponseSchema, result.data);

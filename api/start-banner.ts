@@ -1,0 +1,30 @@
+import type { Config } from "./config.ts";
+import type { DemoSeedOutcome } from "./demo.ts";
+import { DEMO_PASSWORD, DEMO_REPORT_PASSWORD } from "../db/seed/demo-accounts.ts";
+
+/** What a person starting Lantern needs to read first: where to go, and how to get in. */
+export function startBanner(config: Config, port: number, seed: DemoSeedOutcome): string[] {
+  const origin = (host: string) => `${config.protocol}://${host}${defaultPort(config.protocol) === port ? "" : `:${port}`}`;
+  const lines = [`Lantern is ready on ${config.database.kind === "pglite" ? "the embedded database" : "PostgreSQL"}.`, `  Admin console:       ${origin(config.appDomain)}/admin`];
+  const demo = seed.kind === "seeded" || (seed.kind === "existing" && seed.demo);
+  if (demo) {
+    lines.push(`  Demo organisation:   ${origin(`demo.${config.appDomain}`)}/`);
+    lines.push(`  Report login:        ${origin(`login.${config.appDomain}`)}/`);
+    lines.push(`  Demo sign-in:        owner@demo.test / ${DEMO_PASSWORD} (every demo account: README, "Demo data")`);
+  } else {
+    lines.push(`  Report login:        ${origin(`login.${config.appDomain}`)}/`);
+  }
+  if (seed.kind === "seeded") {
+    lines.push(`  Demo reports (each with the password ${DEMO_REPORT_PASSWORD}):`);
+    for (const report of seed.reports) lines.push(`    ${report.reportId}  ${report.organisationSlug.padEnd(10)} ${report.status}`);
+  }
+  if (seed.kind === "empty") {
+    lines.push("  No staff account exists yet. Create the first one with:");
+    lines.push("    bun run cli create-superadmin --email you@example.org --password '<a strong password>'");
+  }
+  return lines;
+}
+
+function defaultPort(protocol: "http" | "https"): number {
+  return protocol === "https" ? 443 : 80;
+}
