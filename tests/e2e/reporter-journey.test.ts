@@ -6,9 +6,9 @@ import type { Browser, Page } from "playwright-core";
 import { reporterSessions, reportSubmissions } from "../../db/schema/index.ts";
 import { seedDemo } from "../../db/seed/demo.ts";
 import { DEMO_FORM_PASSWORD, DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
-import { derivePages, visibleWidgetIds, type FormWidget } from "../../api/shared/form-definition.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { launchBrowser, recordProblems, recordRequests, screenshot } from "../helpers/browser.ts";
+import { checkScreen, fillEveryPage, focusedText, next, typedAnswers } from "./reporter-walk.ts";
 import { answerFor, demoForm } from "../helpers/reporter.ts";
 import { joinTeam, loginAs } from "../helpers/session.ts";
 import { pngWithText } from "../fixtures/files.ts";
@@ -30,68 +30,17 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const widgetBox = (page: Page, id: string) => page.locator(`[data-widget-id="${id}"]`);
+const TITLE_TAIL = " – Workplace Misconduct Report – Demo Organisation";
 
-/** Answers one widget the way a person would: typing, ticking, choosing. */
-async function answer(page: Page, widget: FormWidget, values: string[]) {
-  const box = widgetBox(page, widget.id);
-  switch (widget.type) {
-    case "Radio":
-      await box.getByRole("radio", { name: values[0]!, exact: true }).check();
-      break;
-    case "Checkbox":
-      for (const value of values) await box.getByRole("checkbox", { name: value, exact: true }).check();
-      break;
-    case "Select":
-      await box.locator("select").selectOption(values[0]!);
-      break;
-    case "Date":
-      await box.locator('input[type="date"]').fill(values[0]!);
-      break;
-    default:
-      await box.locator("input, textarea").first().fill(values[0]!);
-  }
+async function expectTitle(page: Page, expected: string) {
+  expect(await page.title()).toBe(expected);
 }
 
-async function next(page: Page) {
-  await page.getByRole("button", { name: "Next", exact: true }).click();
-}
-
-
-/**
- * Walks the form's pages as a person would: on the page of the All-condition it first picks the
- * answer that hides the guarded question, then the one that shows it; on the first page it tries
- * Next empty and sees 'Required'.
- */
-async function fillEveryPage(page: Page, options: { flipCondition: boolean; screenshots: boolean }) {
-  const guarded = main.widgets.find((w) => w.condition?.matchType === "All")!;
-  const rule = guarded.condition!.rules[0]!;
-  const source = main.widgets.find((w) => w.id === rule.conditionWidgetID)!;
-  const other = source.answers.find((a) => a !== rule.conditionAnswer)!;
-  const choices: Record<string, string[]> = { [source.id]: [rule.conditionAnswer] };
-  const all: Record<string, string[]> = {};
-  for (const w of main.widgets) if (w.type !== "Section" && w.type !== "Note") all[w.id] = answerFor(w, choices);
-  const visible = visibleWidgetIds(main.widgets, all);
-  for (const formPage of derivePages(main.widgets)) {
-    const questions = formPage.widgets.filter((w) => visible.has(w.id) && w.type !== "Section" && w.type !== "Note");
-    if (questions.length === 0) continue;
-    await widgetBox(page, questions[0]!.id).waitFor();
-    if (options.flipCondition && formPage.widgets.some((w) => w.id === source.id) && formPage.widgets.some((w) => w.id === guarded.id)) {
-      await answer(page, source, [other]);
-      expect(await widgetBox(page, guarded.id).count()).toBe(0);
-      await answer(page, source, [rule.conditionAnswer]);
-      await widgetBox(page, guarded.id).waitFor();
-      if (options.screenshots) await screenshot(page, "reporter-3-condition-shown");
-    }
-    if (formPage.index === 0 && options.flipCondition) {
-      await next(page);
-      await page.getByText("Required").first().waitFor();
-      if (options.screenshots) await screenshot(page, "reporter-3-required");
-    }
-    for (const question of questions) await answer(page, question, all[question.id]!);
-    if (options.screenshots) await screenshot(page, `reporter-4-page-${formPage.index}`);
-    await next(page);
-  }
+/** "Step 3 of 8: <page name> – <form> – <organisation>" */
+async function expectStepTitle(page: Page, stepName: string) {
+  const title = await page.title();
+  expect(title).toMatch(/^Step \d+ of \d+: /);
+  expect(title.replace(/^Step \d+ of \d+: /, "")).toBe(`${stepName}${TITLE_TAIL}`);
 }
 
 describe("a reporter in Chromium", () => {
@@ -101,35 +50,61 @@ describe("a reporter in Chromium", () => {
     const problems = recordProblems(page);
 
     await page.goto(`${origin}/`);
+    await page.getByRole("dialog").getByRole("heading", { name: "Welcome" }).waitFor();
+    await checkScreen(page, "reporter-0-welcome-note", { quickExit: false });
     await page.getByRole("button", { name: "Close" }).click();
-    await screenshot(page, "reporter-1-organisation-page");
+    // Nothing on the page opened the note, so focus lands on the page's heading, not on nothing.
+    expect(await focusedText(page, "Demo Organisation")).toBe("Demo Organisation");
+    await expectTitle(page, "Report an incident – Demo Organisation");
+    await checkScreen(page, "reporter-1-organisation-page");
     await page.getByRole("row", { name: /Workplace Misconduct Report/ }).getByRole("link", { name: /Make Report/ }).click();
     await page.waitForURL(`**/report/${main.form.id}`);
-    await screenshot(page, "reporter-2-welcome");
+    await page.getByRole("heading", { name: "Welcome" }).waitFor();
+    await expectStepTitle(page, "Welcome");
+    expect(await page.title()).toStartWith("Step 1 of ");
+    await checkScreen(page, "reporter-2-welcome");
     await next(page);
 
-    await fillEveryPage(page, { flipCondition: true, screenshots: true });
+    const titles: string[] = [];
+    await fillEveryPage(page, main.widgets, {
+      flipCondition: true,
+      onConditionShown: () => screenshot(page, "reporter-3-condition-shown"),
+      onRequired: () => checkScreen(page, "reporter-3-required"),
+      // Next moved focus to the new page's heading, so a screen reader reads where the reporter is.
+      onPageShown: async (_index, name) => expect(await focusedText(page, name)).toBe(name),
+      onPage: async (index, name) => {
+        titles.push(await page.title());
+        await expectStepTitle(page, name);
+        await checkScreen(page, `reporter-4-page-${index}`);
+      },
+    });
 
     await page.getByRole("heading", { name: "Attach files" }).waitFor();
+    expect(await focusedText(page, "Attach files")).toBe("Attach files");
     const file = join(server.dataDir, "evidence.png");
     writeFileSync(file, pngWithText());
     await page.locator('input[type="file"]').setInputFiles(file);
     await page.getByText("evidence.png").waitFor();
     // The page's CSP forbids eval, so wait on what the user sees: the row marked done, with its Delete button.
     await page.locator(".upload-list__item--done").getByRole("button", { name: /Delete/ }).waitFor();
-    await screenshot(page, "reporter-5-attached");
+    await expectStepTitle(page, "Attach files");
+    await checkScreen(page, "reporter-5-attached");
     await next(page);
 
     await page.getByRole("heading", { name: "Review" }).waitFor();
     await page.getByText("evidence.png").waitFor();
-    await screenshot(page, "reporter-6-review");
+    expect(await focusedText(page, "Review")).toBe("Review");
+    await expectStepTitle(page, "Review");
+    await checkScreen(page, "reporter-6-review");
     await page.getByRole("button", { name: "Submit" }).click();
 
     await page.getByRole("heading", { name: "Report Submitted" }).waitFor();
+    expect(await focusedText(page, "Report Submitted")).toBe("Report Submitted");
     const values = await page.locator(".credentials__value").allTextContents();
     const [reportID, password] = values as [string, string];
     expect(reportID).toMatch(/^\w{5}-\w{5}$/);
-    await screenshot(page, "reporter-7-finish");
+    titles.push(await page.title());
+    await checkScreen(page, "reporter-7-finish");
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download details" }).click()]);
     expect(download.suggestedFilename()).toBe(`Report ${reportID} credentials.txt`);
     const saved = readFileSync((await download.path())!, "utf8");
@@ -137,24 +112,49 @@ describe("a reporter in Chromium", () => {
     expect(saved).toContain(password);
 
     await page.getByRole("link", { name: "Follow up Report" }).click();
+    await page.getByLabel("Report ID").waitFor();
+    await expectTitle(page, "Log in – Follow up Report");
+    await checkScreen(page, "reporter-8-login");
     await page.getByLabel("Report ID").fill(reportID);
     await page.getByLabel("Password").fill(password);
     await page.getByRole("button", { name: "Login" }).click();
     await page.waitForURL("**/report/dashboard");
     await page.getByText(reportID).first().waitFor();
     await page.getByText(answerFor(main.widgets.find((w) => w.type === "ShortText")!)[0]!).first().waitFor();
-    await screenshot(page, "reporter-8-dashboard");
-    await page.getByRole("link", { name: /Uploads/ }).click();
+    // Where the report stands, in the reporter's words, and nothing internal.
+    await page.getByText("Received", { exact: true }).waitFor();
+    await expectTitle(page, "Reports – Follow up Report – Demo Organisation");
+    titles.push(await page.title());
+    await checkScreen(page, "reporter-9-dashboard");
+    await page.getByRole("tab", { name: /Uploads/ }).click();
     const downloadLink = page.getByRole("link", { name: "Download evidence.png" });
     await downloadLink.waitFor();
     const [upload] = await Promise.all([page.waitForEvent("download"), downloadLink.click()]);
     expect(readFileSync((await upload.path())!).subarray(1, 4).toString()).toBe("PNG");
-    await screenshot(page, "reporter-9-uploads");
-    await page.getByRole("link", { name: /Messages/ }).click();
+    await expectTitle(page, "Uploads – Follow up Report – Demo Organisation");
+    await checkScreen(page, "reporter-10-uploads");
+    // The tabs follow the ARIA tabs pattern: arrow keys move between them and open them.
+    await page.getByRole("tab", { name: /Uploads/ }).focus();
+    await page.keyboard.press("ArrowRight");
+    await page.waitForURL("**/report/messages");
+    expect(await page.getByRole("tab", { name: /Messages/ }).getAttribute("aria-selected")).toBe("true");
+    expect(await focusedText(page)).toMatch(/^Messages/);
     await page.getByPlaceholder("Write a message").fill("I have more documents if you need them.");
     await page.getByRole("button", { name: "Send", exact: true }).click();
     await page.locator(".chat__text", { hasText: "I have more documents if you need them." }).waitFor();
-    await screenshot(page, "reporter-10-messages");
+    await checkScreen(page, "reporter-11-messages");
+    await page.getByRole("tab", { name: /Messages/ }).focus();
+    await page.keyboard.press("End");
+    await page.waitForURL("**/report/settings");
+    await page.getByRole("heading", { name: "Change Password" }).waitFor();
+    await checkScreen(page, "reporter-12-settings");
+    await page.getByRole("tab", { name: /Messages/ }).click();
+    await page.getByPlaceholder("Write a message").waitFor();
+    // No title carries the report ID or anything the reporter wrote.
+    for (const title of titles) {
+      expect(title).not.toContain(reportID);
+      for (const typed of typedAnswers(main.widgets)) expect(title).not.toContain(typed);
+    }
 
     const [row] = await server.db.select().from(reportSubmissions).where(eq(reportSubmissions.reportId, reportID));
     const owner = await loginAs(server, "owner@demo.test", DEMO_PASSWORD);
@@ -164,7 +164,7 @@ describe("a reporter in Chromium", () => {
     await joinTeam(owner, row!.id);
     await owner.gql(`mutation ($id: ID) { reportConversationSendMessage(reportSubmissionID: $id, input: { type: Text, message: "Thank you, please upload them here." }) { id } }`, { id: row!.id });
     await page.getByText("Thank you, please upload them here.").waitFor({ timeout: 5_000 });
-    await screenshot(page, "reporter-11-reply-live");
+    await screenshot(page, "reporter-13-reply-live");
 
     expect(requests.filter((url) => !url.startsWith(origin))).toEqual([]);
     expect(problems).toEqual([]);
@@ -178,14 +178,14 @@ describe("a reporter in Chromium", () => {
     await page.getByLabel("Password").fill("CCCCC-DDDDD-EEEEE-FFFFF");
     await page.getByRole("button", { name: "Login" }).click();
     await page.getByText("Report ID or password is incorrect.").waitFor();
-    await screenshot(page, "reporter-wrong-report-password");
+    await checkScreen(page, "reporter-wrong-report-password");
 
     const secured = await demoForm(server, "demo", "Confidential Finance Concern");
     await page.goto(`${origin}/report/${secured.form.id}`);
     await page.getByLabel("Form Password").fill("not-the-password");
     await next(page);
     await page.getByText("Form password is incorrect").waitFor();
-    await screenshot(page, "reporter-wrong-form-password");
+    await checkScreen(page, "reporter-wrong-form-password");
     await page.getByLabel("Form Password").fill(DEMO_FORM_PASSWORD);
     await next(page);
     await page.locator("[data-widget-id]").first().waitFor();
@@ -196,13 +196,21 @@ describe("a reporter in Chromium", () => {
     const page = await browser.newPage();
     await page.goto(`${origin}/report/${main.form.id}`);
     await next(page);
-    await fillEveryPage(page, { flipCondition: false, screenshots: false });
+    await fillEveryPage(page, main.widgets, { flipCondition: false });
     await page.getByRole("heading", { name: "Attach files" }).waitFor();
     const big = join(server.dataDir, "too-big.pdf");
     writeFileSync(big, new Uint8Array(25_000_001));
     await page.locator('input[type="file"]').setInputFiles(big);
     await page.getByText(/too large|exceeds total allowed attachment size/i).first().waitFor();
-    await screenshot(page, "reporter-oversize-file");
+    await checkScreen(page, "reporter-oversize-file");
+    await page.close();
+  }, 60_000);
+
+  test("an unknown organisation's page says so, and passes the same checks", async () => {
+    const page = await browser.newPage();
+    await page.goto(`http://no-such-organisation.localhost:${server.port}/`);
+    await page.getByText("Organisation was not found or is currently suspended.").waitFor();
+    await checkScreen(page, "reporter-unknown-organisation");
     await page.close();
   }, 60_000);
 
@@ -223,19 +231,84 @@ describe("a reporter in Chromium", () => {
     }
   }, 60_000);
 
-  test("sends an enquiry and is told how to follow it up", async () => {
+  test("sends an enquiry and is told how to follow it up; closing gives focus back to the button that opened it", async () => {
     const page = await browser.newPage();
     await page.goto(`${origin}/`);
     await page.getByRole("button", { name: "Close" }).click();
     await page.getByRole("button", { name: "Ask a Question" }).click();
+    await page.getByRole("dialog").locator("textarea").waitFor();
+    await checkScreen(page, "reporter-enquiry-open", { quickExit: false });
     await page.getByRole("button", { name: "Send" }).click();
     await page.getByText("Required").waitFor();
     await page.getByRole("dialog").locator("textarea").fill("Can I report something that happened last year?");
     await page.getByRole("button", { name: "Send" }).click();
     await page.getByText("Message Sent").waitFor();
-    await screenshot(page, "reporter-enquiry-sent");
+    expect(await focusedText(page, "Message Sent")).toBe("Message Sent");
+    await checkScreen(page, "reporter-enquiry-sent", { quickExit: false });
     const text = await page.getByRole("dialog").textContent();
     expect(text).toMatch(/\w{5}-\w{5}/);
+    await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+    expect(await focusedText(page, "Ask a Question")).toBe("Ask a Question");
+    await page.close();
+  }, 60_000);
+
+  test("Escape closes the welcome note, the enquiry dialog or a tip first, and leaves only when nothing is open", async () => {
+    const page = await browser.newPage();
+    let left = false;
+    await page.route("https://duckduckgo.com/**", (route) => {
+      left = true;
+      return route.fulfill({ status: 200, body: "search" });
+    });
+    await page.goto(`${origin}/`);
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("heading", { name: "Welcome" }).waitFor();
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    expect(await focusedText(page, "Demo Organisation")).toBe("Demo Organisation");
+
+    await page.getByRole("button", { name: "Ask a Question" }).click();
+    await dialog.locator("textarea").fill("Half a question");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    expect(await focusedText(page, "Ask a Question")).toBe("Ask a Question");
+    expect(left).toBe(false);
+
+    await page.getByRole("row", { name: /Workplace Misconduct Report/ }).getByRole("link", { name: /Make Report/ }).click();
+    await next(page);
+    const tip = page.getByRole("button", { name: /^More information:/ }).first();
+    await tip.click();
+    const bubble = page.locator(".toggletip__bubble");
+    await bubble.waitFor();
+    await page.keyboard.press("Escape");
+    await bubble.waitFor({ state: "detached" });
+    expect(await tip.evaluate((button) => button === document.activeElement)).toBe(true);
+    expect(left).toBe(false);
+
+    // Nothing is open any more: now Escape is Quick Exit.
+    await page.keyboard.press("Escape");
+    await page.waitForURL("https://duckduckgo.com/**");
+    expect(left).toBe(true);
+    await page.close();
+  }, 60_000);
+
+  test("Back and a completed step in the step bar move focus to that step's heading", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${origin}/report/${main.form.id}`);
+    const heading = page.locator("#report-step-title");
+    const welcome = (await heading.textContent())!;
+    await next(page);
+    await page.locator("[data-widget-id]").first().waitFor();
+    const firstPage = (await heading.textContent())!;
+    expect(await focusedText(page, firstPage)).toBe(firstPage);
+    await page.getByRole("button", { name: "Back" }).click();
+    await heading.filter({ hasText: welcome }).waitFor();
+    expect(await focusedText(page, welcome)).toBe(welcome);
+    await next(page);
+    await heading.filter({ hasText: firstPage }).waitFor();
+    await page.getByRole("navigation", { name: "Report steps" }).getByRole("button", { name: "Welcome" }).click();
+    await heading.filter({ hasText: welcome }).waitFor();
+    expect(await focusedText(page, welcome)).toBe(welcome);
     await page.close();
   }, 60_000);
 });

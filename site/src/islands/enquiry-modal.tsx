@@ -4,9 +4,11 @@ import { graphqlRequest } from '../lib/graphql';
 import { FALLBACK_ERROR_MESSAGE } from '../lib/http';
 import { toPlainText } from './plain-text';
 import { QuickExit } from './quick-exit';
+import { useModalDialog } from './use-modal-dialog';
 
-const SEND_ENQUIRY_MUTATION = `mutation GuestSendEnquiry($organisationID: ID!, $message: String!) {
-  guestSendEnquiry(organisationID: $organisationID, message: $message) { reportID pin } }`;
+// verifyToken: a solved proof-of-work challenge, filled in by the HTTP helper when the server asks for one.
+const SEND_ENQUIRY_MUTATION = `mutation GuestSendEnquiry($organisationID: ID!, $message: String!, $verifyToken: String) {
+  guestSendEnquiry(organisationID: $organisationID, message: $message, verifyToken: $verifyToken) { reportID pin } }`;
 const resultSchema = v.object({ reportID: v.string(), pin: v.nullish(v.string(), null) });
 type EnquiryResult = v.InferOutput<typeof resultSchema>;
 
@@ -27,8 +29,9 @@ async function sendEnquiry(organisationID: string, message: string): Promise<{ o
 // The general enquiry ('Ask a Question'). The page unmounts the dialog on
 // close, so opening it again always starts from an empty form.
 export function EnquiryModal({ organisationID, title, welcomeMessage, onClose }: EnquiryModalProps) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const messageRef = useRef<HTMLTextAreaElement>(null);
+  // Focus starts in the message field, not on the dialog's first button (Quick Exit).
+  const dialogRef = useModalDialog(messageRef);
   const sending = useRef(false);
   const [message, setMessage] = useState('');
   const [fieldError, setFieldError] = useState<string>();
@@ -36,13 +39,6 @@ export function EnquiryModal({ organisationID, title, welcomeMessage, onClose }:
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState<EnquiryResult>();
   const welcome = toPlainText(welcomeMessage);
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    // Not the dialog's first button (Quick Exit): Enter must not send the reporter away.
-    messageRef.current?.focus();
-  }, []);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -112,9 +108,14 @@ export function EnquiryModal({ organisationID, title, welcomeMessage, onClose }:
 }
 
 function EnquirySent({ result, onClose }: { result: EnquiryResult; onClose: () => void }) {
+  // The form and its focused field are gone: the panel's heading takes focus, so it is read out.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
   return (
     <div className="stack">
-      <h2 id="enquiry-modal-title">Message Sent</h2>
+      <h2 id="enquiry-modal-title" ref={headingRef} tabIndex={-1}>
+        Message Sent
+      </h2>
       <p className="alert" role="note">
         Keep the details below somewhere safe. They are shown only once, and you need them to read the answer to your
         message.

@@ -10,12 +10,14 @@ import {
 } from './organisation-data';
 import { EnquiryModal } from './enquiry-modal';
 import { OrganisationFormsTable } from './organisation-forms-table';
+import { pageTitle } from './page-focus';
 import { QuickExit } from './quick-exit';
 import { WelcomeModal } from './welcome-modal';
 
 const NOT_FOUND_MESSAGE = 'Organisation was not found or is currently suspended.';
 const DEFAULT_ENQUIRY_LABEL = 'Ask a Question';
 const STATIC_CONTENT_ID = 'lantern-organisation-static';
+const PAGE_NAME = 'Report an incident';
 
 type PageState =
   | { kind: 'loading' }
@@ -52,7 +54,7 @@ export function OrganisationPage() {
     const next = readState();
     setState(next);
     if (next.kind === 'ready') {
-      document.title = next.data.organisation.name;
+      document.title = pageTitle(PAGE_NAME, next.data.organisation.name);
       setWelcomeOpen(hasWelcomeMessage(next.data));
     }
   }, []);

@@ -1,4 +1,5 @@
 import { useCallback, useEffect } from 'react';
+import { ESCAPE_CLOSES_ATTRIBUTE } from '../forms/escape-closes';
 import { postJsonKeepalive } from '../lib/http';
 
 // A neutral page to land on. It is the only other origin Lantern ever sends
@@ -6,12 +7,15 @@ import { postJsonKeepalive } from '../lib/http';
 const EXIT_URL = 'https://duckduckgo.com/';
 const REPORT_FINISH_URL = '/api/auth/report_finish';
 
+
 type QuickExitProps = {
   // Reporter pages inside a form pass its id so the server clears that session.
-  reportFormID?: string;
+  reportFormID?: string | undefined;
   // A second copy (inside a modal dialog, which makes the page behind it
-  // inert) must not register the Escape shortcut twice.
+  // inert) must not register the Escape shortcut twice, nor sit in a page bar.
   shortcut?: boolean;
+  /** Runs just before leaving, whether by button or Escape (the follow-up area closes its socket). */
+  onBeforeExit?: (() => void) | undefined;
 };
 
 /** The finish page keeps a new report's credentials for this tab only; leaving drops them too. */
@@ -30,23 +34,34 @@ export function quickExit(reportFormID?: string): void {
   window.location.replace(EXIT_URL);
 }
 
+/** Whether this Escape means "leave now": nothing open on the page claims it first. */
+export function isQuickExitEscape(event: KeyboardEvent): boolean {
+  if (event.key !== 'Escape' || event.isComposing || event.defaultPrevented) return false;
+  return document.querySelector(`dialog[open], [${ESCAPE_CLOSES_ATTRIBUTE}]`) === null;
+}
+
 // Always visible on reporter pages, and Escape does the same from anywhere on
 // the page, because someone may need to hide what they are doing in a second.
-export function QuickExit({ reportFormID, shortcut = true }: QuickExitProps) {
-  const leave = useCallback(() => quickExit(reportFormID), [reportFormID]);
+// The page copy sits in a bar of its own at the top, so it never covers content.
+export function QuickExit({ reportFormID, shortcut = true, onBeforeExit }: QuickExitProps) {
+  const leave = useCallback(() => {
+    onBeforeExit?.();
+    quickExit(reportFormID);
+  }, [reportFormID, onBeforeExit]);
 
   useEffect(() => {
     if (!shortcut) return;
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !event.isComposing) leave();
+      if (isQuickExitEscape(event)) leave();
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [leave, shortcut]);
 
-  return (
+  const button = (
     <button type="button" className="quick-exit" onClick={leave} title="Leave this site now (Esc)">
       Quick Exit
     </button>
   );
+  return shortcut ? <header className="quick-exit-bar">{button}</header> : button;
 }

@@ -1,27 +1,19 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { QuickExit } from './quick-exit';
 import { toPlainText } from './plain-text';
+import { useModalDialog } from './use-modal-dialog';
 
 type WelcomeModalProps = {
   content: string;
   onClose: () => void;
 };
 
-// A native modal <dialog> gives focus trapping and an inert background for
-// free. Because the page behind it is inert, the dialog carries its own
-// Quick Exit button; Escape still exits through the page-level shortcut.
+// Because the page behind the modal is inert, the dialog carries its own Quick
+// Exit button. Escape closes the note (the browser's own dialog behaviour); only
+// with no dialog open does Escape mean Quick Exit.
 export function WelcomeModal({ content, onClose }: WelcomeModalProps) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    // Unmounting removes the element, which also takes it off the top layer.
-    if (dialog && !dialog.open) dialog.showModal();
-    // showModal() focuses the first button, which is Quick Exit: an Enter
-    // meant to dismiss the welcome must not send the reporter away.
-    closeRef.current?.focus();
-  }, []);
+  const dialogRef = useModalDialog(closeRef);
 
   return (
     <dialog ref={dialogRef} className="modal" aria-labelledby="welcome-modal-title" onClose={onClose}>

@@ -2,8 +2,17 @@ import { AnswerPages } from '../../forms/answer-pages';
 import { formatDateTime } from '../../lib/format';
 import type { ReporterSubmission } from './area-api';
 
+// The server sends only these three words (never the staff status, an outcome, who handles the
+// report, its tags or notes); here they become what a reporter reads.
+const STANDING: Record<ReporterSubmission['reporterStatus'], { label: string; text: string }> = {
+  RECEIVED: { label: 'Received', text: 'The organisation has received your report and will look at it.' },
+  IN_PROGRESS: { label: 'Being handled', text: 'Someone at the organisation is handling your report.' },
+  CLOSED: { label: 'Closed', text: 'The organisation has finished handling your report.' },
+};
+
 export function DashboardTab({ submission }: { submission: ReporterSubmission }) {
   const completedAt = submission.completedAt ? formatDateTime(submission.completedAt) : undefined;
+  const standing = STANDING[submission.reporterStatus];
   return (
     <section className="stack" aria-labelledby="dashboard-title">
       <h2 id="dashboard-title">{submission.formName || 'Report'}</h2>
@@ -15,6 +24,13 @@ export function DashboardTab({ submission }: { submission: ReporterSubmission })
         <div>
           <dt>Completed</dt>
           <dd>{completedAt ?? 'N/A'}</dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <span className={`report-standing report-standing--${submission.reporterStatus.toLowerCase()}`}>{standing.label}</span>
+            <span className="report-standing__text">{standing.text}</span>
+          </dd>
         </div>
       </dl>
       <AnswerPages pages={submission.pages} heading="h3" classes={{ section: 'review-page', title: 'review-page__title', list: 'review-page__answers', item: 'review-page__answer' }} />

@@ -1,7 +1,9 @@
-import { useEffect, useState, type MouseEvent } from 'react';
-import { navigate, useHistoryLocation } from '../../lib/history-router';
+import { useEffect, useState } from 'react';
+import { useHistoryLocation } from '../../lib/history-router';
 import { disposeLive } from '../../lib/live';
+import { pageTitle, useDocumentTitle } from '../page-focus';
 import { QuickExit } from '../quick-exit';
+import { AreaTabs, PANEL_ID, tabId, type Tab, type TabKey } from './area-tabs';
 import { consumeHandoff, finishOnUnload, leave, leaveIfSignedOut, loadSubmission, LOGIN_PATH, type ReporterSubmission } from './area-api';
 import { DashboardTab } from './dashboard-tab';
 import { MessagesTab } from './messages-tab';
@@ -13,7 +15,7 @@ import '../../styles/report-area.css';
 
 const LOADING_MESSAGE = 'Please wait. Anonymising your IP.';
 
-type TabKey = 'dashboard' | 'uploads' | 'messages' | 'settings';
+const AREA_NAME = 'Follow up Report';
 const TABS: { key: TabKey; label: string }[] = [
   { key: 'dashboard', label: 'Reports' },
   { key: 'uploads', label: 'Uploads' },
@@ -63,26 +65,12 @@ export function ReportArea() {
   }, [formID]);
 
   // Quick exit (its button or Escape) ends the session; the live socket must be gone first so no
-  // reconnect runs against it. Listening in the capture phase runs this before QuickExit's own handlers.
-  useEffect(() => {
-    const onClick = (event: globalThis.MouseEvent) => {
-      if (event.target instanceof Element && event.target.closest('.quick-exit')) disposeLive();
-    };
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !event.isComposing) disposeLive();
-    };
-    window.addEventListener('click', onClick, true);
-    window.addEventListener('keydown', onKeyDown, true);
-    return () => {
-      window.removeEventListener('click', onClick, true);
-      window.removeEventListener('keydown', onKeyDown, true);
-      disposeLive();
-    };
-  }, []);
+  // reconnect runs against it.
+  useEffect(() => disposeLive, []);
 
   return (
     <div className="reporter-page">
-      <QuickExit reportFormID={formID} />
+      <QuickExit reportFormID={formID} onBeforeExit={disposeLive} />
       <main className="container">
         {state.kind === 'loading' && <p role="status">{LOADING_MESSAGE}</p>}
         {state.kind === 'error' && (
@@ -99,14 +87,15 @@ export function ReportArea() {
 function AreaContent({ submission, tab }: { submission: ReporterSubmission; tab: TabKey }) {
   const unread = useUnreadCount(submission.unreadMessages, submission.hasChat);
   const [leaving, setLeaving] = useState(false);
-  const tabs = TABS.filter((entry) => entry.key !== 'messages' || submission.hasChat);
-  const current = tabs.some((entry) => entry.key === tab) ? tab : 'dashboard';
-
-  const open = (event: MouseEvent<HTMLAnchorElement>, key: TabKey) => {
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    event.preventDefault();
-    navigate(`/report/${key}`);
-  };
+  const visible = TABS.filter((entry) => entry.key !== 'messages' || submission.hasChat);
+  const current = visible.some((entry) => entry.key === tab) ? tab : 'dashboard';
+  const tabs: Tab[] = visible.map((entry) => ({
+    ...entry,
+    badge:
+      entry.key === 'uploads' ? { count: submission.attachments.length, label: 'files' } : entry.key === 'messages' ? { count: unread, label: 'unread' } : undefined,
+  }));
+  // The report ID stays out of the title: browsers keep titles in their history.
+  useDocumentTitle(pageTitle(TABS.find((entry) => entry.key === current)?.label, AREA_NAME, submission.organisationName));
 
   const onLeave = () => {
     if (leaving) return;
@@ -114,38 +103,17 @@ function AreaContent({ submission, tab }: { submission: ReporterSubmission; tab:
     void leave(submission.formID);
   };
 
-  const badge = (key: TabKey) => (key === 'uploads' ? submission.attachments.length : key === 'messages' ? unread : 0);
-
   return (
     <>
       <header className="area-header">
-        <h1 className="area-header__title">
-          Report {submission.reportID}
-        </h1>
+        <h1 className="area-header__title">Report {submission.reportID}</h1>
         <button type="button" className="button button--secondary" onClick={onLeave} disabled={leaving}>
           Leave
         </button>
       </header>
-      <nav className="area-tabs" aria-label="Report sections">
-        {tabs.map((entry) => (
-          <a
-            key={entry.key}
-            href={`/report/${entry.key}`}
-            className="area-tabs__tab"
-            aria-current={entry.key === current ? 'page' : undefined}
-            onClick={(event) => open(event, entry.key)}
-          >
-            {entry.label}
-            {(entry.key === 'uploads' || entry.key === 'messages') && (
-              <span className="area-tabs__badge">
-                {badge(entry.key)}
-                <span className="visually-hidden">{entry.key === 'messages' ? ' unread' : ' files'}</span>
-              </span>
-            )}
-          </a>
-        ))}
-      </nav>
-      <div className="card">
+      <AreaTabs tabs={tabs} current={current} />
+      {/* Focusable, as the tabs pattern asks: Tab from the tab row reaches the panel even where it starts with plain text. */}
+      <div className="card" id={PANEL_ID} role="tabpanel" aria-labelledby={tabId(current)} tabIndex={0}>
         {current === 'dashboard' && <DashboardTab submission={submission} />}
         {current === 'uploads' && <UploadsTab attachments={submission.attachments} />}
         {current === 'messages' && <MessagesTab conversationClosed={submission.conversationClosed} allowChatFileUploads={submission.allowChatFileUploads} />}

@@ -55,7 +55,7 @@ export function AttachFilesStep({ form, attachments, setAttachments, flowError, 
 
   return (
     <form className="report-step stack" noValidate onSubmit={submit} aria-labelledby="report-step-title">
-      <h1 id="report-step-title">Attach files</h1>
+      <h1 id="report-step-title" tabIndex={-1}>Attach files</h1>
       {message && <p className="report-step__text">{message}</p>}
       <FlowError message={flowError} />
       <div
@@ -93,11 +93,14 @@ export function AttachFilesStep({ form, attachments, setAttachments, flowError, 
         </button>
       </div>
       {problems.length > 0 && (
-        <ul className="alert alert--error upload-problems" role="alert">
-          {problems.map((problem) => (
-            <li key={problem}>{problem}</li>
-          ))}
-        </ul>
+        // The alert role goes on a wrapper: on the list itself it would take away the list's meaning.
+        <div className="alert alert--error upload-problems" role="alert">
+          <ul className="upload-problems__list">
+            {problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </div>
       )}
       {attachments.length > 0 && (
         <ul className="upload-list" aria-label="Attached files">

@@ -17,7 +17,7 @@ export function FinishStep({ form, credentials }: FinishStepProps) {
   if (!credentials) return <p role="status">{LOADING_MESSAGE}</p>;
   return (
     <div className="report-step stack">
-      <h1 id="report-step-title">{form.finishMessageTitle.trim() || DEFAULT_TITLE}</h1>
+      <h1 id="report-step-title" tabIndex={-1}>{form.finishMessageTitle.trim() || DEFAULT_TITLE}</h1>
       {content && <p className="report-step__text">{content}</p>}
       <section className="credentials" aria-labelledby="credentials-title">
         <h2 id="credentials-title" className="credentials__title">

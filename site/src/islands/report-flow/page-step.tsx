@@ -22,7 +22,7 @@ export function PageStep({ page, formWidgets, answers, errors, flowError, busy, 
   };
   return (
     <form className="report-step stack" noValidate autoComplete="off" onSubmit={submit} aria-labelledby="report-step-title">
-      <h1 id="report-step-title">{page.name}</h1>
+      <h1 id="report-step-title" tabIndex={-1}>{page.name}</h1>
       <FlowError message={flowError} />
       <FormPage widgets={page.widgets} formWidgets={formWidgets} answers={answers} onChange={onChange} errors={errors} />
       <StepActions busy={busy} onBack={onBack} />

@@ -1,5 +1,6 @@
 import { themeStyle } from '../../forms/theme';
 import { fontDataValue, sameOriginImageUrl } from '../organisation-data';
+import { pageTitle, useDocumentTitle, useFocusOnChange } from '../page-focus';
 import { QuickExit } from '../quick-exit';
 import { AttachFilesStep } from './attach-files-step';
 import { FinishStep } from './finish-step';
@@ -19,6 +20,9 @@ import '../../styles/report-flow.css';
 export function ReportFlow() {
   const flow = useReportFlow();
   const { data } = flow;
+  useDocumentTitle(flowTitle(flow));
+  // Next, Back, a completed step in the bar, Submit: each new step's heading takes focus.
+  useFocusOnChange(data.kind === 'ready' ? flow.step : undefined, '#report-step-title');
 
   if (data.kind !== 'ready') {
     return (
@@ -39,8 +43,7 @@ export function ReportFlow() {
 
   const { form, organisation } = data;
   const logoUrl = form.showLogo && organisation.showLogoOnReportForms ? sameOriginImageUrl(organisation.logoUrl, window.location.origin) : undefined;
-  // Password-protected forms show the step bar on the question pages only (spec).
-  const showProgress = flow.stepIndex >= 0 && (!form.secured || flow.step.startsWith('page:'));
+  const showProgress = showsProgress(flow);
 
   return (
     <div className="reporter-page report-flow" data-font={fontDataValue(organisation.fontFamily)} style={themeStyle(form.theme)}>
@@ -66,6 +69,20 @@ export function ReportFlow() {
       </main>
     </div>
   );
+}
+
+// Password-protected forms show the step bar on the question pages only (spec).
+function showsProgress(flow: Flow): boolean {
+  return flow.stepIndex >= 0 && (!flow.form?.secured || flow.step.startsWith('page:'));
+}
+
+/** "Step 2 of 6: Incident – Workplace Misconduct Report – Demo Organisation"; the shell's own title until the form is read. */
+function flowTitle(flow: Flow): string | undefined {
+  if (flow.data.kind !== 'ready') return undefined;
+  const { form, organisation } = flow.data;
+  const step = flow.steps[flow.stepIndex];
+  const stepName = step && showsProgress(flow) ? `Step ${flow.stepIndex + 1} of ${flow.steps.length}: ${step.label}` : step?.label;
+  return pageTitle(stepName, form.name, organisation.name);
 }
 
 function CurrentStep({ flow }: { flow: Flow }) {

@@ -23,7 +23,7 @@ export function ReviewStep({ pages, visible, answers, attachments, flowError, bu
   };
   return (
     <form className="report-step stack" noValidate onSubmit={submit} aria-labelledby="report-step-title">
-      <h1 id="report-step-title">Review</h1>
+      <h1 id="report-step-title" tabIndex={-1}>Review</h1>
       <p className="muted">Check your answers before you submit the report.</p>
       <FlowError message={flowError} />
       {pages.map((page) => (

@@ -51,7 +51,6 @@ export function useReportFlow() {
 
   useEffect(() => {
     const parsed = parseReportFormPage(readPageData(REPORT_FORM_DATA_ID));
-    // The title stays the shell's neutral one: browsers keep titles in their history.
     setData('error' in parsed ? { kind: 'error', message: parsed.error } : { kind: 'ready', ...parsed });
   }, []);
 

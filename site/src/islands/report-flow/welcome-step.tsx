@@ -28,7 +28,7 @@ export function WelcomeStep({ form, errors, flowError, busy, onNext }: WelcomeSt
 
   return (
     <form className="report-step stack" noValidate autoComplete="off" onSubmit={submit} aria-labelledby="report-step-title">
-      <h1 id="report-step-title">{form.welcomeMessageTitle.trim() || DEFAULT_TITLE}</h1>
+      <h1 id="report-step-title" tabIndex={-1}>{form.welcomeMessageTitle.trim() || DEFAULT_TITLE}</h1>
       {content && <p className="report-step__text">{content}</p>}
       {importantOpen && <ImportantMessage onClose={() => setImportantOpen(false)} />}
       <FlowError message={flowError} />
