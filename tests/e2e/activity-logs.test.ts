@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { reportSubmissionAssignees, reportSubmissions, users } from "../../db/schema/index.ts";
 import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
 import { recordProblems, screenshot } from "../helpers/browser.ts";
-import { demoInBrowser, signInToConsole } from "../helpers/console-browser.ts";
+import { demoInBrowser, expectAxeClean, signInToConsole } from "../helpers/console-browser.ts";
 import { demoForm, ReporterClient, submitReport } from "../helpers/reporter.ts";
 import { joinTeam, loginAs } from "../helpers/session.ts";
 
@@ -46,6 +46,7 @@ describe("Activity Logs in Chromium", () => {
     await expect(rows.nth(1).textContent()).resolves.toContain("Priority changed · Medium → Low");
     await page.getByText(/Showing 1–20 of \d+/).waitFor();
     await screenshot(page, "activity-logs");
+    await expectAxeClean(page, "activity logs");
 
     // The last page holds the reporter's entries, with nothing about who they are.
     await page.getByRole("button", { name: "Next" }).click();

@@ -6,7 +6,7 @@ import type { Locator, Page } from "playwright-core";
 import { organisations, reportForms, reportSubmissions } from "../../db/schema/index.ts";
 import { DEMO_PASSWORD, DEMO_REPORT_PASSWORD } from "../../db/seed/demo-accounts.ts";
 import { recordProblems, recordRequests, screenshot } from "../helpers/browser.ts";
-import { confirmSend, demoInBrowser } from "../helpers/console-browser.ts";
+import { confirmSend, demoInBrowser, expectAxeClean } from "../helpers/console-browser.ts";
 import { ReporterClient } from "../helpers/reporter.ts";
 import { loginAs, type StaffClient } from "../helpers/session.ts";
 import { pngWithText } from "../fixtures/files.ts";
@@ -89,6 +89,7 @@ describe("the Conversations page in Chromium", () => {
     expect(await page.getByLabel("Direction").inputValue()).toBe("Descending");
     await page.getByText(`Showing 1–${all.total} of ${all.total}`).waitFor();
     await screenshot(page, "conversations-1-list");
+    await expectAxeClean(page, "conversations");
 
     // Search by part of a report ID: after typing settles the list holds only what matches.
     const fragment = reportID.slice(0, 5);
@@ -102,6 +103,7 @@ describe("the Conversations page in Chromium", () => {
     await page.getByLabel("Search").fill("ZZZZZZZZ");
     await page.getByText("No conversations found").waitFor();
     await screenshot(page, "conversations-3-empty");
+    await expectAxeClean(page, "conversations with no match");
     await page.getByLabel("Search").fill("");
     await page.waitForURL("**/admin/manage/report-conversations");
     await rowCountIs(page, all.list.length);
@@ -156,6 +158,7 @@ describe("the Conversations page in Chromium", () => {
     await confirmSend(page);
     await page.getByText("Upload Failed").waitFor();
     await screenshot(page, "conversations-5-upload-failed");
+    await expectAxeClean(page, "report messages, upload failed");
 
     // A real picture: chosen, previewed 200 px high, sent with a caption, shown in the thread.
     const picture = join(server.dataDir, "site-photo.png");
@@ -167,6 +170,7 @@ describe("the Conversations page in Chromium", () => {
     await page.getByText("site-photo.png").waitFor();
     await page.getByPlaceholder("Add a caption (optional)").fill("The photo of the blocked exit you mentioned");
     await screenshot(page, "conversations-6-preview");
+    await expectAxeClean(page, "report messages, image preview");
     await page.getByRole("button", { name: "Send", exact: true }).click();
     await confirmSend(page);
     const sent = page.locator(".chat__message--mine").filter({ hasText: "The photo of the blocked exit you mentioned" }).getByRole("img", { name: "Image sent in the conversation" });
@@ -190,7 +194,7 @@ describe("the Conversations page in Chromium", () => {
     await reporter.getByLabel("Password").fill(DEMO_REPORT_PASSWORD);
     await reporter.getByRole("button", { name: "Login" }).click();
     await reporter.waitForURL("**/report/dashboard");
-    await reporter.getByRole("link", { name: /Messages/ }).click();
+    await reporter.getByRole("tab", { name: /Messages/ }).click();
     const received = reporter.locator(".chat__message").filter({ hasText: "The photo of the blocked exit you mentioned" }).getByRole("img", { name: "Image sent in the conversation" });
     await received.waitFor();
     expect(await received.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
@@ -216,6 +220,7 @@ describe("the Conversations page in Chromium", () => {
     const lineHeight = Number.parseFloat(await live.evaluate((element: HTMLElement) => getComputedStyle(element).lineHeight));
     expect(await renderedHeight(live)).toBeLessThanOrEqual(lineHeight + 1);
     await screenshot(page, "conversations-9-live");
+    await expectAxeClean(page, "conversations, live row");
 
     // The previews are local blob: addresses of this origin; nothing else leaves it.
     expect(requests.filter((url) => !url.startsWith(consoleOrigin) && !url.startsWith(`blob:${consoleOrigin}/`))).toEqual([]);

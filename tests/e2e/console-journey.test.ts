@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { recordProblems, recordRequests, screenshot } from "../helpers/browser.ts";
-import { confirmSend, demoInBrowser, signInToConsole } from "../helpers/console-browser.ts";
+import { confirmSend, demoInBrowser, expectAxeClean, signInToConsole } from "../helpers/console-browser.ts";
 import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
 import { readableMail } from "../helpers/smtp-server.ts";
 import { demoForm, ReporterClient, submitReport } from "../helpers/reporter.ts";
@@ -24,6 +24,7 @@ async function closeReport(page: Page, outcome: string, note?: string) {
   const dialog = page.getByRole("dialog", { name: "Close Report" });
   await dialog.getByRole("radio", { name: outcome, exact: true }).check();
   if (note) await dialog.getByLabel("Note (optional)").fill(note);
+  await expectAxeClean(page, "close report dialog");
   await dialog.getByRole("button", { name: "Close Report" }).click();
   await dialog.waitFor({ state: "detached" });
   await page.getByText(`Successfully marked Report as ${outcome}`).last().waitFor();
@@ -40,6 +41,7 @@ describe("the owner's console journey in Chromium", () => {
     await page.locator(".stat-tile__value").first().filter({ hasText: /\d/ }).waitFor();
     const receivedBefore = Number(await tile(page, "Reports Received").textContent());
     await screenshot(page, "console-1-dashboard");
+    await expectAxeClean(page, "dashboard");
 
     // A reporter submits on the organisation's host; the open dashboard counts it and lists it, no reload.
     const { form, widgets } = await demoForm(server, "demo", "Workplace Misconduct Report");
@@ -48,15 +50,21 @@ describe("the owner's console journey in Chromium", () => {
     const latest = page.locator("section", { has: page.getByRole("heading", { name: "Latest Reports" }) });
     await latest.getByRole("link", { name: reportID }).waitFor({ timeout: 5_000 });
     await screenshot(page, "console-2-new-report-live");
+    await expectAxeClean(page, "dashboard with a new report");
 
     // Nobody is on its team yet: the owner joins, then assigns the demo member.
     await latest.getByRole("link", { name: reportID }).click();
     await page.getByRole("heading", { name: `Report ${reportID}` }).waitFor();
+    await expectAxeClean(page, "report before joining its team");
     await page.getByRole("button", { name: "Join Team" }).click();
     await page.getByRole("link", { name: "Team" }).click();
+    await page.getByRole("heading", { name: "Assigned Users" }).waitFor();
+    await expectAxeClean(page, "report team");
     await page.getByRole("button", { name: "Assign Users" }).click();
     const assign = page.getByRole("dialog", { name: "Assign Users" });
     await assign.getByLabel("Search").fill("Priya");
+    await assign.locator(".assign-list__item", { hasText: "Priya Raman" }).waitFor();
+    await expectAxeClean(page, "assign users dialog");
     await assign.locator(".assign-list__item", { hasText: "Priya Raman" }).getByRole("button", { name: "Assign" }).click();
     const team = page.locator("section", { has: page.getByRole("heading", { name: "Assigned Users" }) });
     await team.getByRole("cell", { name: /Priya Raman/ }).waitFor();
@@ -66,6 +74,7 @@ describe("the owner's console journey in Chromium", () => {
     // A tag and a note.
     await page.getByRole("link", { name: "Report", exact: true }).click();
     const identifiers = page.locator("section", { has: page.getByRole("heading", { name: "Report Identifiers" }) });
+    await expectAxeClean(page, "report overview");
     await identifiers.getByRole("checkbox", { name: "Finance" }).check();
     await identifiers.getByRole("button", { name: "Save" }).click();
     await page.getByText(/successfully/i).first().waitFor();
@@ -74,6 +83,7 @@ describe("the owner's console journey in Chromium", () => {
     await page.getByRole("button", { name: "Post Note" }).click();
     await page.getByText("Spoke to the site manager; evidence requested.").waitFor();
     await screenshot(page, "console-4-tag-and-note");
+    await expectAxeClean(page, "report notes");
 
     // The reporter signs in to the follow-up area in a second context and opens Messages.
     const reporterContext = await browser.newContext();
@@ -84,7 +94,7 @@ describe("the owner's console journey in Chromium", () => {
     await reporter.getByLabel("Password").fill(generatedPassword);
     await reporter.getByRole("button", { name: "Login" }).click();
     await reporter.waitForURL("**/report/dashboard");
-    await reporter.getByRole("link", { name: /Messages/ }).click();
+    await reporter.getByRole("tab", { name: /Messages/ }).click();
     await reporter.getByPlaceholder("Write a message").waitFor();
 
     // Staff reply; the reporter sees it without reloading and answers; staff see that live too.
@@ -104,6 +114,7 @@ describe("the owner's console journey in Chromium", () => {
     // The owner has the chat open, so the reporter's message is read and says so on their side.
     await reporter.locator(".chat__meta", { hasText: "Seen" }).waitFor({ timeout: 5_000 });
     await screenshot(page, "console-6-chat-live");
+    await expectAxeClean(page, "report messages");
     // The reporter goes away: the open console says so.
     const reporterRequestsSeen = reporterRequests.filter((url) => !url.startsWith(reporterOrigin));
     await reporterContext.close();
@@ -124,6 +135,7 @@ describe("the owner's console journey in Chromium", () => {
     await page.getByRole("link", { name: "Reports", exact: true }).click();
     const row = page.getByRole("row", { name: new RegExp(reportID) });
     await row.waitFor();
+    await expectAxeClean(page, "reports list");
 
     // Both exports download under the server's file names and hold the report.
     const [zip] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export Reports" }).click()]);
@@ -135,6 +147,8 @@ describe("the owner's console journey in Chromium", () => {
     const rows = parseCsv(readFileSync((await csv.path())!, "utf8").replace(/^\uFEFF/, ""));
     expect(rows.some((cells) => cells[0] === reportID)).toBe(true);
     await row.getByRole("button", { name: "Archive" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Yes" }).waitFor();
+    await expectAxeClean(page, "archive confirmation");
     await page.getByRole("dialog").getByRole("button", { name: "Yes" }).click();
     await page.getByText("Successfully archived report").waitFor();
     await row.waitFor({ state: "detached" });
@@ -172,6 +186,7 @@ describe("the owner's console journey in Chromium", () => {
     const emailDialog = page.getByRole("dialog", { name: "Email Report" });
     await emailDialog.getByRole("button", { name: "Send" }).click();
     await emailDialog.getByText("Required").waitFor();
+    await expectAxeClean(page, "email report dialog with an error");
     await emailDialog.getByLabel("Email Address").fill("case-lawyer@example.test");
     await emailDialog.getByRole("button", { name: "Send" }).click();
     await page.getByText("Successfully emailed report to case-lawyer@example.test").waitFor();
@@ -180,6 +195,7 @@ describe("the owner's console journey in Chromium", () => {
     await page.getByRole("button", { name: /Invite Guest/ }).click();
     const inviteDialog = page.getByRole("dialog", { name: "Invite Guest User" });
     await inviteDialog.getByLabel("Email Address").fill("auditor@example.test");
+    await expectAxeClean(page, "invite guest dialog");
     await inviteDialog.getByRole("button", { name: "Invite" }).click();
     await page.getByText("auditor@example.test has been invited to this report").waitFor();
     await page.getByRole("cell", { name: "auditor@example.test" }).waitFor();

@@ -7,6 +7,7 @@ import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { launchBrowser, recordProblems, recordRequests, screenshot } from "../helpers/browser.ts";
 import * as files from "../fixtures/files.ts";
+import { expectAxeClean } from "../helpers/console-browser.ts";
 
 let server: TestServer;
 let browser: Browser;
@@ -42,6 +43,7 @@ describe("the console's settings in a real browser", () => {
     // The user menu's Edit Profile opens the Profile tab.
     await page.locator(".user-menu__toggle").click();
     await screenshot(page, "settings-0-user-menu");
+    await expectAxeClean(page, "user menu open");
     await page.getByRole("link", { name: "Edit Profile" }).click();
     await page.getByRole("heading", { name: "Settings" }).waitFor();
     expect(new URL(page.url()).pathname + new URL(page.url()).hash).toBe("/admin/settings#profile");
@@ -65,6 +67,7 @@ describe("the console's settings in a real browser", () => {
     await page.locator("#avatar-file").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: Buffer.from(files.pngWithText()) });
     await page.getByRole("img", { name: "Your profile picture" }).waitFor();
     await screenshot(page, "settings-1-profile-saved");
+    await expectAxeClean(page, "settings profile");
 
     // Change Password, by its hash; the strength bar follows the typing.
     await page.getByRole("link", { name: "Change Password" }).click();
@@ -76,6 +79,7 @@ describe("the console's settings in a real browser", () => {
     await page.getByRole("button", { name: "Change Password" }).click();
     await page.getByText("The old password is incorrect.").first().waitFor();
     await screenshot(page, "settings-2-wrong-old-password");
+    await expectAxeClean(page, "settings password with an error");
 
     await page.getByLabel("Old Password").fill(DEMO_PASSWORD);
     await page.getByRole("button", { name: "Change Password" }).click();
@@ -85,6 +89,7 @@ describe("the console's settings in a real browser", () => {
     expect(new URL(page.url()).pathname).toBe("/admin");
     expect(await page.evaluate(() => fetch("/api/auth/check").then((r) => r.text()))).toBe("unauthorised");
     await screenshot(page, "settings-3-signed-out");
+    await expectAxeClean(page, "login after a password change");
 
     // The old password no longer opens the account; the new one does.
     await page.getByLabel("Email Address").fill(MEMBER_EMAIL);
@@ -112,7 +117,8 @@ describe("the console's settings in a real browser", () => {
     await page.getByRole("link", { name: "Two-Factor Authentication Not Activated" }).click();
     await page.getByRole("heading", { name: "Settings" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/admin/settings");
-    await expect(page.getByText("Two-Factor Authentication:").isVisible()).resolves.toBe(true);
+    // The profile arrives after the screen's heading: wait for it as a user would.
+    await page.getByText("Two-Factor Authentication:").waitFor();
 
     // A fresh load (not a hash change in the open page), as a single-sign-on user arrives by a link.
     await server.db.update(users).set({ isSSO: true }).where(eq(users.email, "owner@demo.test"));
@@ -124,6 +130,7 @@ describe("the console's settings in a real browser", () => {
     await page.waitForURL((url) => url.hash === "#profile");
     await page.getByText("Your email address comes from your Microsoft account.").waitFor();
     await screenshot(page, "settings-5-single-sign-on");
+    await expectAxeClean(page, "settings of a single-sign-on user");
     await page.close();
   });
 });

@@ -7,6 +7,7 @@ import { $location, navigate, startRouter, type AdminLocation } from './router';
 import { resolveSignedInRoute, resolveSignedOutRoute, type RouteResult } from './routes';
 import { AppShell } from './shell/app-shell';
 import { clearNotices } from './ui/notice-store';
+import { useScreenFocus } from './ui/screen-focus';
 import { StatusScreen } from './ui/status-screen';
 
 function resolve(session: SessionState, location: AdminLocation, returnPath?: string): RouteResult | undefined {
@@ -34,6 +35,7 @@ export function AdminApp() {
     if (!viewerID) clearNotices();
   }, [viewerID]);
 
+  const announcement = useScreenFocus(location.pathname);
   const route = resolve(session, location, returnPath.current);
   const redirectTo = route?.kind === 'redirect' ? route.to : undefined;
 
@@ -49,6 +51,18 @@ export function AdminApp() {
     navigate(current.to, { replace: true });
   }, [redirectTo, session, location]);
 
+  return (
+    <>
+      <Screen session={session} route={route} client={client} />
+      {/* Says which tab of a report is now shown; a new screen says so by focusing its heading. */}
+      <p className="visually-hidden" role="status">
+        {announcement}
+      </p>
+    </>
+  );
+}
+
+function Screen({ session, route, client }: { session: SessionState; route: RouteResult | undefined; client: ReturnType<typeof createAdminClient> | undefined }) {
   if (session.status === 'checking') return <StatusScreen>Loading…</StatusScreen>;
   if (session.status === 'error') {
     return (

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { FALLBACK_ERROR_MESSAGE } from '../../lib/http';
 import { useStore } from '../../lib/use-store';
 import { signOut } from '../features/auth/session-store';
@@ -9,8 +9,9 @@ import { displayName, isSuperAdmin, type Viewer } from '../viewer';
 import { AccountBanners } from './account-banners';
 import { $sidebarOpen, setSidebarOpen } from './shell-store';
 import { useDisconnect, useOrganisationName, useOrganisationUserStats } from './shell-data';
-import { Sidebar } from './sidebar';
+import { Sidebar, SIDEBAR_ID } from './sidebar';
 import { TopBar } from './top-bar';
+import './shell.css';
 
 type AppShellProps = {
   viewer: Viewer;
@@ -24,18 +25,38 @@ function bannerText(viewer: Viewer, organisationName: string | undefined): strin
   return isSuperAdmin(viewer) ? `You are managing organisation: ${organisationName}` : `You are viewing organisation: ${organisationName}`;
 }
 
+/**
+ * The narrow-screen menu slides over its own toggle: opened, it takes focus (on the current screen's
+ * link, else its first); closed with Escape or the backdrop, focus goes back to the toggle. A link
+ * followed from it leaves focus to the new screen's heading.
+ */
+function useMenuFocus(open: boolean) {
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    const menu = document.getElementById(SIDEBAR_ID);
+    if (open) {
+      const link = menu?.querySelector<HTMLElement>('[aria-current="page"]') ?? menu?.querySelector<HTMLElement>('a, button');
+      link?.focus();
+    } else if (wasOpen.current && (menu?.contains(document.activeElement) || document.activeElement === document.body)) {
+      document.querySelector<HTMLElement>(`[aria-controls="${SIDEBAR_ID}"]`)?.focus();
+    }
+    wasOpen.current = open;
+  }, [open]);
+}
+
 // Frame around every signed-in page: sidebar, top bar, account warnings and notices.
 export function AppShell({ viewer, organisationID, children }: AppShellProps) {
   const [signingOut, setSigningOut] = useState(false);
   const [error, setError] = useState<string>();
   const sidebarOpen = useStore($sidebarOpen);
-  const location = useStore($location);
   const organisationName = useOrganisationName(viewer, organisationID);
   const stats = useOrganisationUserStats(viewer, organisationID);
   useDisconnect();
 
-  // A link followed from the narrow-screen menu closes it.
-  useEffect(() => setSidebarOpen(false), [location.pathname]);
+  // A link followed from the narrow-screen menu closes it, in the same render as the new screen:
+  // the page is then no longer inert when the new screen's heading takes focus.
+  useEffect(() => $location.listen((next, previous) => next.pathname !== previous?.pathname && setSidebarOpen(false)), []);
+  useMenuFocus(sidebarOpen);
 
   useEffect(() => {
     if (!sidebarOpen) return;
@@ -70,7 +91,8 @@ export function AppShell({ viewer, organisationID, children }: AppShellProps) {
         onSignOut={() => void onSignOut()}
       />
       {sidebarOpen && <div className="sidebar-backdrop" aria-hidden="true" onClick={() => setSidebarOpen(false)} />}
-      <div className="admin-shell__main">
+      {/* Behind the open menu the page is out of reach, as it is out of sight. */}
+      <div className="admin-shell__main" inert={sidebarOpen}>
         <TopBar
           name={displayName(viewer)}
           roleLabel={viewer.role.label}

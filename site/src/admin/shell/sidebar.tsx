@@ -77,10 +77,13 @@ function SidebarSection({ heading, items, pathname }: { heading: string; items: 
   );
 }
 
+/** The top bar's menu toggle controls the sidebar by this id. */
+export const SIDEBAR_ID = 'admin-sidebar';
+
 export function Sidebar({ viewer, organisationID, open, unassignedReports, unreadMessages, signingOut, onSignOut }: SidebarProps) {
   const { pathname } = useStore($location);
   return (
-    <nav id="admin-sidebar" className={`sidebar${open ? ' sidebar--open' : ''}`} aria-label="Main">
+    <nav id={SIDEBAR_ID} className={`sidebar${open ? ' sidebar--open' : ''}`} aria-label="Main">
       <p className="sidebar__title">Admin Control Panel</p>
       <SidebarSection heading="Activity" items={activityItems(viewer, organisationID, unassignedReports, unreadMessages)} pathname={pathname} />
       <SidebarSection heading="Manage" items={manageItems()} pathname={pathname} />

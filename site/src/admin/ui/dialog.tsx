@@ -1,4 +1,6 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { returnFocusTo } from './screen-focus';
 
 type DialogProps = {
   title: string;
@@ -11,7 +13,10 @@ type DialogProps = {
 
 /**
  * A modal on the browser's own <dialog>: it traps focus, closes on Escape and hides the page
- * from screen readers while open. Mount it to open it; unmount it to close it.
+ * from screen readers while open. Mount it to open it; unmount it to close it. Closed, it gives
+ * focus back to the control that opened it, or to the screen's heading when that control is gone
+ * (a Close Report button after the report is closed).
+ * It lives at the end of <body>, outside the page's layout, so no page rule can move it off centre.
  */
 export function Dialog({ title, onClose, children, actions, wide = false }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -22,6 +27,7 @@ export function Dialog({ title, onClose, children, actions, wide = false }: Dial
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
+    const opener = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : undefined;
     if (!dialog.open) dialog.showModal();
     const onCancel = (event: Event) => {
       event.preventDefault();
@@ -31,10 +37,11 @@ export function Dialog({ title, onClose, children, actions, wide = false }: Dial
     return () => {
       dialog.removeEventListener('cancel', onCancel);
       if (dialog.open) dialog.close();
+      returnFocusTo(opener);
     };
   }, []);
 
-  return (
+  return createPortal(
     <dialog ref={ref} className={`dialog${wide ? ' dialog--wide' : ''}`} aria-labelledby={titleId}>
       <div className="dialog__header">
         <h2 id={titleId} className="dialog__title">
@@ -46,6 +53,7 @@ export function Dialog({ title, onClose, children, actions, wide = false }: Dial
       </div>
       <div className="dialog__body stack">{children}</div>
       {actions && <div className="dialog__actions actions">{actions}</div>}
-    </dialog>
+    </dialog>,
+    document.body,
   );
 }

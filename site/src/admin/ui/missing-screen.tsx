@@ -1,3 +1,4 @@
+import { useDocumentTitle } from './document-title';
 import { Link } from './link';
 
 type MissingScreenProps = {
@@ -8,9 +9,12 @@ type MissingScreenProps = {
 
 /** 'Report Submission is not found' and its siblings: the message and a way back. */
 export function MissingScreen({ message, returnTo, returnLabel = 'Return' }: MissingScreenProps) {
+  useDocumentTitle([message]);
   return (
     <div className="card stack missing-screen">
-      <p className="missing-screen__message">{message}</p>
+      <h1 className="missing-screen__message" tabIndex={-1}>
+        {message}
+      </h1>
       <Link to={returnTo} className="button button--secondary">
         {returnLabel}
       </Link>

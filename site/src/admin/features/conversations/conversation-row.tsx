@@ -24,25 +24,25 @@ export function ConversationRow({ row, viewer, organisationID, saving, onPriorit
   const preview = previewText(lastMessage);
   return (
     <tr className={row.unreadMessages > 0 ? 'conversation-table__row--unread' : undefined}>
-      <td className="conversation-table__id">
+      <td data-label="Report ID" className="conversation-table__id">
         {canOpen ? <Link to={messages}>{submission.reportID}</Link> : submission.reportID}
         {row.closed && <span className="muted conversation-table__note">Closed</span>}
       </td>
-      <td className="conversation-table__preview-cell">
+      <td data-label="Last Message" className="conversation-table__preview-cell">
         <span className={`conversation-table__preview${lastMessage ? '' : ' muted'}`} title={lastMessage ? preview : undefined}>
           {preview}
         </span>
       </td>
-      <td className="conversation-table__nowrap">{lastMessage ? senderText(lastMessage) : '–'}</td>
-      <td className="conversation-table__nowrap">{lastMessage ? (formatDateTime(lastMessage.createdAt) ?? '–') : '–'}</td>
-      <td className="conversation-table__unread">
+      <td data-label="From" className="conversation-table__nowrap">{lastMessage ? senderText(lastMessage) : '–'}</td>
+      <td data-label="When" className="conversation-table__nowrap">{lastMessage ? (formatDateTime(lastMessage.createdAt) ?? '–') : '–'}</td>
+      <td data-label="Unread" className="conversation-table__unread">
         {row.unreadMessages > 0 ? <Badge tone="accent">{row.unreadMessages}</Badge> : <span className="muted">0</span>}
         <span className="visually-hidden"> unread</span>
       </td>
-      <td className="conversation-table__nowrap">
+      <td data-label="Reporter" className="conversation-table__nowrap">
         <span className={`presence presence--${row.otherUserStatus.toLowerCase()}`}>{row.otherUserStatus}</span>
       </td>
-      <td>
+      <td data-label="Priority">
         {canSetPriority(viewer, row) ? (
           <select
             className={`field__input priority-select priority-select--${submission.priority.toLowerCase()}`}

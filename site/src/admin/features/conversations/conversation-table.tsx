@@ -15,7 +15,7 @@ export function ConversationTable({ rows, viewer, organisationID, savingID, onPr
   const hasActions = !isSuperAdmin(viewer);
   return (
     <div className="table-scroll">
-      <table className="table conversation-table">
+      <table className="table table--cards conversation-table">
         <thead>
           <tr>
             <th scope="col">Report ID</th>

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
+import { useDocumentTitle } from '../../ui/document-title';
 import { ErrorBanner } from '../../ui/error-banner';
 import { errorMessage } from '../../ui/errors';
 import { notify } from '../../ui/notice-store';
@@ -23,6 +24,7 @@ type ConversationsPageProps = {
 const REFRESH_COALESCE_MS = 300;
 
 export function ConversationsPage({ viewer, organisationID }: ConversationsPageProps) {
+  useDocumentTitle(['Conversations']);
   const { params, searchText, setSearchText, update } = useListAddress(readParams, writeParams);
   const [priorityError, setPriorityError] = useState<string>();
   const [savingID, setSavingID] = useState<string>();
@@ -76,7 +78,7 @@ export function ConversationsPage({ viewer, organisationID }: ConversationsPageP
   return (
     <main className="admin-page stack">
       <div className="page-header">
-        <h1 className="page-header__title">Conversations</h1>
+        <h1 className="page-header__title" tabIndex={-1}>Conversations</h1>
       </div>
       <ErrorBanner message={priorityError ?? errorMessage(list.error)} />
       <ConversationControls params={params} searchText={searchText} onSearchText={setSearchText} onChange={(change) => update(change)} />

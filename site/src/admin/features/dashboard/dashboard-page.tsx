@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useQuery } from 'urql';
+import { useDocumentTitle } from '../../ui/document-title';
 import { errorMessage } from '../../ui/errors';
 import { ErrorBanner } from '../../ui/error-banner';
 import { useLiveRefresh } from '../../ui/use-live-refresh';
@@ -8,6 +9,7 @@ import { dateFilterOf, LATEST_QUERY, rangeProblem, STATS_QUERY, STATS_SUBSCRIPTI
 import { DateRangeFilter } from './date-range-filter';
 import { LatestReports } from './latest-reports';
 import { StatTiles } from './stat-tiles';
+import './dashboard.css';
 
 type DashboardPageProps = {
   viewer: Viewer;
@@ -18,6 +20,7 @@ type DashboardPageProps = {
 type LiveStats = { key: string; stats: ReportStats };
 
 export function DashboardPage({ viewer, organisationID }: DashboardPageProps) {
+  useDocumentTitle(['Dashboard']);
   const [range, setRange] = useState<DateRange>({ from: '', to: '' });
   const invalid = rangeProblem(range) !== undefined;
   const dateFilter = dateFilterOf(range);
@@ -56,7 +59,7 @@ export function DashboardPage({ viewer, organisationID }: DashboardPageProps) {
   return (
     <main className="admin-page stack">
       <div className="page-header">
-        <h1 className="page-header__title">Dashboard</h1>
+        <h1 className="page-header__title" tabIndex={-1}>Dashboard</h1>
         <DateRangeFilter value={range} onChange={setRange} />
       </div>
       <ErrorBanner message={error} />

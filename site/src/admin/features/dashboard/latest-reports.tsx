@@ -26,7 +26,7 @@ export function LatestReports({ reports, linkReports, organisationID }: LatestRe
         <p className="muted card__body">No reports found</p>
       ) : (
         <div className="table-scroll">
-          <table className="table">
+          <table className="table table--cards">
             <thead>
               <tr>
                 <th scope="col">Report ID</th>
@@ -38,18 +38,18 @@ export function LatestReports({ reports, linkReports, organisationID }: LatestRe
             <tbody>
               {reports.map((report) => (
                 <tr key={report.id}>
-                  <td>
+                  <td data-label="Report ID">
                     {linkReports ? (
                       <Link to={reportDetailPath('overview', report.submissionForm.id, report.id, organisationID)}>{report.reportID}</Link>
                     ) : (
                       report.reportID
                     )}
                   </td>
-                  <td>{report.submissionForm.name}</td>
-                  <td>
+                  <td data-label="Form">{report.submissionForm.name}</td>
+                  <td data-label="Status">
                     <StatusBadge status={report.status} />
                   </td>
-                  <td>{report.completedAt ? (formatDateTime(report.completedAt) ?? 'N/A') : 'N/A'}</td>
+                  <td data-label="Completed At">{report.completedAt ? (formatDateTime(report.completedAt) ?? 'N/A') : 'N/A'}</td>
                 </tr>
               ))}
             </tbody>

@@ -4,12 +4,15 @@ type HomePageProps = {
 };
 
 // The signed-in landing until the dashboard and organisation list are built.
+import { useDocumentTitle } from '../../ui/document-title';
+
 export function HomePage({ organisationName }: HomePageProps) {
+  useDocumentTitle(['Organisations']);
   return (
     <main className="container">
-      <p className="admin-home__text">
+      <h1 className="admin-home__text" tabIndex={-1}>
         {organisationName === null ? 'Signed in as Super Admin' : `Signed in to ${organisationName}`}
-      </p>
+      </h1>
     </main>
   );
 }

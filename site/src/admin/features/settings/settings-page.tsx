@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQuery } from 'urql';
 import { useStore } from '../../../lib/use-store';
 import { $location } from '../../router';
+import { useDocumentTitle } from '../../ui/document-title';
 import { ErrorBanner } from '../../ui/error-banner';
 import { errorMessage } from '../../ui/errors';
 import { PasswordForm } from './password-form';
@@ -46,6 +47,7 @@ export function SettingsPage({ onProfileSaved, onPasswordChanged }: SettingsPage
   // Single-sign-on users have no password here: the tab is not offered and its address shows the profile.
   const tabs = TABS.filter((entry) => entry.tab === 'profile' || !profile?.isSSO);
   const tab = profile?.isSSO ? 'profile' : requested;
+  useDocumentTitle([TABS.find((entry) => entry.tab === tab)!.label, 'Settings']);
 
   useEffect(() => {
     if (profile?.isSSO && window.location.hash === '#change_password') {
@@ -56,7 +58,7 @@ export function SettingsPage({ onProfileSaved, onPasswordChanged }: SettingsPage
   return (
     <main className="admin-page stack">
       <div className="page-header">
-        <h1 className="page-header__title">Settings</h1>
+        <h1 className="page-header__title" tabIndex={-1}>Settings</h1>
       </div>
       <nav className="tabs" aria-label="Settings sections">
         {tabs.map((entry) => (

@@ -53,7 +53,7 @@ export function LoginForm({ prompt, onEmailVerifyRequired }: LoginFormProps) {
 
   return (
     <form className="card stack admin-login" noValidate onSubmit={submit} aria-labelledby="admin-login-title">
-      <h1 id="admin-login-title">Admin Control Panel</h1>
+      <h1 id="admin-login-title" tabIndex={-1}>Admin Control Panel</h1>
       <p className="muted">{prompt}</p>
       <ErrorBanner message={error} />
       <TextField

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { EmailVerifyRequired } from './email-verify-required';
+import { useDocumentTitle } from '../../../ui/document-title';
 import { LoginForm } from './login-form';
 
 type LoginPageProps = {
@@ -11,6 +12,7 @@ type LoginPageProps = {
 
 export function LoginPage({ bounced, notice }: LoginPageProps) {
   const [verifyRequired, setVerifyRequired] = useState(false);
+  useDocumentTitle([verifyRequired ? 'Email Verification Required' : 'Login']);
   const prompt = bounced ? 'You must login to view this page' : 'Please enter your login details';
 
   return (

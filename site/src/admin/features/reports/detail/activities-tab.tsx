@@ -47,7 +47,7 @@ export function ActivitiesTab({ report }: { report: ReportDetail }) {
         {activities?.list.length === 0 && <p className="muted card__body">No activity logs found</p>}
         {activities && activities.list.length > 0 && (
           <div className="table-scroll">
-            <table className="table">
+            <table className="table table--cards">
               <thead>
                 <tr>
                   <th scope="col">Action</th>
@@ -76,15 +76,15 @@ function ActivityRow({ activity }: { activity: ReportActivity }) {
   const actor = activityActor(activity.action, activity.user);
   return (
     <tr>
-      <td>
+      <td data-label="Action">
         {activityLabel(activity.action)}
         {detail && <span className="muted">{` · ${detail}`}</span>}
       </td>
-      <td>
+      <td data-label="User">
         {actor.name}
         {actor.role && <span className="muted">{` · ${actor.role}`}</span>}
       </td>
-      <td>{formatDateTime(activity.createdAt) ?? 'N/A'}</td>
+      <td data-label="Date">{formatDateTime(activity.createdAt) ?? 'N/A'}</td>
     </tr>
   );
 }

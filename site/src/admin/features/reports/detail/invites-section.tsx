@@ -42,7 +42,7 @@ export function InvitesSection({ reportID }: { reportID: string }) {
       {invites?.length === 0 && <p className="muted card__body">No invites found</p>}
       {invites && invites.length > 0 && (
         <div className="table-scroll">
-          <table className="table">
+          <table className="table table--cards">
             <thead>
               <tr>
                 <th scope="col">Email</th>
@@ -56,11 +56,11 @@ export function InvitesSection({ reportID }: { reportID: string }) {
             <tbody>
               {invites.map((invite) => (
                 <tr key={invite.id}>
-                  <td>{invite.email}</td>
-                  <td>
+                  <td data-label="Email">{invite.email}</td>
+                  <td data-label="Status">
                     <Badge tone={invite.status === 'Approved' ? 'positive' : invite.status === 'Opened' ? 'warning' : 'neutral'}>{invite.status}</Badge>
                   </td>
-                  <td>{formatDateTime(invite.createdAt) ?? ''}</td>
+                  <td data-label="Invited At">{formatDateTime(invite.createdAt) ?? ''}</td>
                   <td className="table__actions">
                     <button type="button" className="button button--small button--secondary" onClick={() => setRemoving(invite)}>
                       Remove

@@ -2,6 +2,7 @@ import { useQuery } from 'urql';
 import { reportListPath, type ReportTab } from '../../../paths';
 import { ErrorBanner } from '../../../ui/error-banner';
 import { errorCode, errorMessage } from '../../../ui/errors';
+import { useDocumentTitle } from '../../../ui/document-title';
 import { Link } from '../../../ui/link';
 import { MissingScreen } from '../../../ui/missing-screen';
 import type { Viewer } from '../../../viewer';
@@ -10,6 +11,7 @@ import { JoinTeam } from './join-team';
 import { ReportHeader } from './report-header';
 import { reportRules } from './report-rules';
 import { ReportTabs } from './report-tabs';
+import './report-detail.css';
 
 type ReportDetailPageProps = {
   viewer: Viewer;
@@ -26,6 +28,11 @@ export function ReportDetailPage({ viewer, tab, reportFormID, reportSubmissionID
   const [result] = useQuery<{ reportSubmissionGet: ReportDetail }>({ query: DETAIL_QUERY, variables: { id: reportSubmissionID } });
   const listPath = reportListPath(organisationID);
   const report = result.data?.reportSubmissionGet;
+  const elsewhere = report !== undefined && (report.submissionForm.id !== reportFormID || (organisationID !== undefined && report.submissionForm.organisationID !== organisationID));
+  const missing = elsewhere || (!report && errorCode(result.error) === 'NOT_FOUND');
+  // A missing report's message, or the current tab when the tabs are shown, names the screen instead.
+  const namedElsewhere = missing || (report !== undefined && reportRules(viewer, report).hasTeam);
+  useDocumentTitle(namedElsewhere ? null : [report ? `Report ${report.reportID}` : 'Report']);
 
   if (!report) {
     if (errorCode(result.error) === 'NOT_FOUND') {
@@ -43,7 +50,7 @@ export function ReportDetailPage({ viewer, tab, reportFormID, reportSubmissionID
     );
   }
   // The address names the report's form too; a report reached through another form's path is not there.
-  if (report.submissionForm.id !== reportFormID || (organisationID && report.submissionForm.organisationID !== organisationID)) {
+  if (elsewhere) {
     return (
       <main className="admin-page">
         <MissingScreen message={FORM_NOT_FOUND} returnTo={listPath} returnLabel="Return to Reports" />

@@ -35,7 +35,7 @@ export function ReportHeader({ viewer, report, rules }: ReportHeaderProps) {
     <header className="report-header stack">
       <div className="report-header__top">
         <div className="report-header__title">
-          <h1>{`Report ${report.reportID}`}</h1>
+          <h1 tabIndex={-1}>{`Report ${report.reportID}`}</h1>
           {rules.canMute && (
             <button
               type="button"

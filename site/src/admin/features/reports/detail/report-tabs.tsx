@@ -1,5 +1,7 @@
+import { useEffect, useRef } from 'react';
 import { useSubscription } from 'urql';
 import { reportDetailPath, type ReportTab } from '../../../paths';
+import { useDocumentTitle } from '../../../ui/document-title';
 import { Link } from '../../../ui/link';
 import { can, type Viewer } from '../../../viewer';
 import { ActivitiesTab } from './activities-tab';
@@ -43,10 +45,24 @@ export function ReportTabs({ viewer, report, rules, tab, organisationID }: Repor
   const entries = tabEntries(viewer, rules, unread.data ?? report.unreadMessages, report.attachmentsCount);
   // A tab the viewer may not open (or a report without chat) shows the first one there is.
   const current = entries.some((entry) => entry.tab === tab) ? tab : (entries[0]?.tab ?? 'team');
+  const currentEntry = entries.find((entry) => entry.tab === current);
+  // The report's own tab is the report: 'Report ABCDE-12345', then 'Team – Report ABCDE-12345'.
+  useDocumentTitle(current === 'overview' ? [`Report ${report.reportID}`] : [currentEntry?.label ?? 'Team', `Report ${report.reportID}`]);
+  const nav = useRef<HTMLElement>(null);
+
+  // On a narrow screen the row scrolls: keep the chosen tab in sight, without scrolling the page.
+  useEffect(() => {
+    const row = nav.current;
+    const chosen = row?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!row || !chosen) return;
+    if (chosen.offsetLeft < row.scrollLeft || chosen.offsetLeft + chosen.offsetWidth > row.scrollLeft + row.clientWidth) {
+      row.scrollLeft = chosen.offsetLeft - (row.clientWidth - chosen.offsetWidth) / 2;
+    }
+  }, [current]);
 
   return (
     <div className="stack">
-      <nav className="tabs" aria-label="Report sections">
+      <nav ref={nav} className="tabs" aria-label="Report sections">
         {entries.map((entry) => (
           <Link
             key={entry.tab}

@@ -52,7 +52,7 @@ export function TeamTab({ viewer, report, rules }: TeamTabProps) {
           )}
         </div>
         <div className="table-scroll">
-          <table className="table">
+          <table className="table table--cards">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -69,14 +69,14 @@ export function TeamTab({ viewer, report, rules }: TeamTabProps) {
             <tbody>
               {members.map((member) => (
                 <tr key={member.user.id}>
-                  <td className="team-name">
+                  <td data-label="Name" className="team-name">
                     {`${member.user.firstName} ${member.user.lastName}`.trim() || member.user.email}
                     {member.owner && <Badge tone="accent">Owner</Badge>}
                     {member.user.suspended && <Badge tone="negative">Suspended</Badge>}
                   </td>
-                  <td>{member.user.email}</td>
-                  <td>{roleLabelOf(member.user.role)}</td>
-                  <td>{member.user.organisationName ?? '–'}</td>
+                  <td data-label="Email">{member.user.email}</td>
+                  <td data-label="Role">{roleLabelOf(member.user.role)}</td>
+                  <td data-label="Organisation">{member.user.organisationName ?? '–'}</td>
                   {rules.canManageTeam && (
                     <td className="table__actions">
                       <div className="row-actions">

@@ -5,6 +5,7 @@ import { ErrorBanner } from '../../../ui/error-banner';
 import { errorMessage } from '../../../ui/errors';
 import { notify } from '../../../ui/notice-store';
 import { Pagination } from '../../../ui/pagination';
+import { useDocumentTitle } from '../../../ui/document-title';
 import { useListAddress } from '../../../ui/use-list-address';
 import { can, isSuperAdmin, type Viewer } from '../../../viewer';
 import { ARCHIVE_MUTATION, LIST_QUERY, TAG_QUERY, TAGS_QUERY, UNARCHIVE_MUTATION, type ReportRow, type Tag } from '../reports-api';
@@ -12,6 +13,7 @@ import { PAGE_SIZE, readParams, writeParams } from './list-params';
 import { ExportButtons } from './export-buttons';
 import { ReportListControls } from './report-list-controls';
 import { ReportTable } from './report-table';
+import './report-list.css';
 
 type ReportListPageProps = {
   viewer: Viewer;
@@ -62,10 +64,11 @@ export function ReportListPage({ viewer, organisationID, tagID }: ReportListPage
   };
 
   const title = tagID ? (tag.data ? `Reports tagged ${tag.data.tagGet.name}` : 'Reports') : 'Reports';
+  useDocumentTitle([title]);
   return (
     <main className="admin-page stack">
       <div className="page-header">
-        <h1 className="page-header__title">{title}</h1>
+        <h1 className="page-header__title" tabIndex={-1}>{title}</h1>
         <ExportButtons viewer={viewer} search={variables.search} onError={setExportError} />
       </div>
       <ErrorBanner message={errorMessage(tag.error) ?? errorMessage(list.error) ?? exportError} />

@@ -24,7 +24,7 @@ export function ReportTable({ reports, canView, canArchive, canUnarchive, organi
   const hasActions = canView || canArchive || canUnarchive;
   return (
     <div className="table-scroll">
-      <table className="table report-table">
+      <table className="table table--cards report-table">
         <thead>
           <tr>
             <th scope="col">Report ID</th>
@@ -46,18 +46,18 @@ export function ReportTable({ reports, canView, canArchive, canUnarchive, organi
             const detail = reportDetailPath('overview', report.submissionForm.id, report.id, organisationID);
             return (
               <tr key={report.id}>
-                <td className="report-table__id">{canView ? <Link to={detail}>{report.reportID}</Link> : report.reportID}</td>
-                <td>{report.submissionForm.name}</td>
-                <td>
+                <td data-label="Report ID" className="report-table__id">{canView ? <Link to={detail}>{report.reportID}</Link> : report.reportID}</td>
+                <td data-label="Form">{report.submissionForm.name}</td>
+                <td data-label="Status">
                   <StatusBadge status={report.status} />
                   {report.archived && <span className="muted report-table__archived">Archived</span>}
                 </td>
-                <td>
+                <td data-label="Priority">
                   <PriorityBadge priority={report.priority} />
                 </td>
-                <td>{assigneesText(report.assignedUsers)}</td>
-                <td>{report.tags.length === 0 ? '–' : report.tags.map((tag) => tag.name).join(', ')}</td>
-                <td className="report-table__date">{report.completedAt ? (formatDateTime(report.completedAt) ?? 'N/A') : 'N/A'}</td>
+                <td data-label="Assigned Users">{assigneesText(report.assignedUsers)}</td>
+                <td data-label="Tags">{report.tags.length === 0 ? '–' : report.tags.map((tag) => tag.name).join(', ')}</td>
+                <td data-label="Completed At" className="report-table__date">{report.completedAt ? (formatDateTime(report.completedAt) ?? 'N/A') : 'N/A'}</td>
                 {hasActions && (
                   <td className="table__actions">
                     <div className="row-actions">
