@@ -1,0 +1,82 @@
+/**
+ * A report form's theme colours (spec: Theme), by the spec's key names, in the spec's groups. Shared
+ * by the server's validation, the builder's theme editor and the reporters' renderer.
+ */
+export const THEME_KEYS = [
+  "sectionTitleBackground",
+  "sectionTitleForeground",
+  "sectionBodyBackground",
+  "sectionBodyForeground",
+  "tooltipBackground",
+  "tooltipForeground",
+  "progressBarBackground",
+  "progressBarCompleted",
+  "progressBarStepBackground",
+  "progressBarStepPercentage",
+  "progressBarStepChecked",
+  "progressBarStepActive",
+  "progressBarStepInactive",
+  "nextButtonBackground",
+  "nextButtonForeground",
+  "backButtonBackground",
+  "backButtonForeground",
+  "importantMessageLogo",
+  "importantMessageCloseIcon",
+  "importantMessageBackground",
+  "importantMessageHeading",
+  "importantMessageText",
+  "errorText",
+  "singleLineInputBackground",
+  "singleLineInputForeground",
+  "singleLineInputBorder",
+  "multiLineInputBackground",
+  "multiLineInputForeground",
+  "multiLineInputBorder",
+  "radioButtonBorder",
+  "radioButtonChecked",
+  "checkboxButtonBorder",
+  "checkboxButtonChecked",
+  "selectBoxBorder",
+  "selectBoxBackground",
+  "selectBoxForeground",
+  "selectMenuBackground",
+  "selectMenuForeground",
+  "dateInputHeaderBackground",
+  "dateInputHeaderForeground",
+  "dateInputBackground",
+  "dateInputForeground",
+  "dateInputBorder",
+  "dateInputButtonBackground",
+  "dateInputButtonForeground",
+  "uploadFormBackground",
+  "uploadFormBorder",
+  "uploadFormLink",
+  "uploadFormText",
+  "uploadFormEmphasis",
+  "uploadFormAttachedListBackground",
+  "uploadFormAttachedListText",
+  "uploadFormAttachedListIcon",
+  "uploadFormDeleteButtonBackground",
+  "uploadFormDeleteButtonText",
+  "uploadFormDeleteButtonIcon",
+  "uploadFormAttachFilesButtonBackground",
+  "uploadFormAttachFilesButtonForeground",
+] as const;
+
+/** Hex colours only: a theme value ends up in a style property, and anything else (url(), var()) could make the page fetch or misbehave. */
+export const HEX_COLOUR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+export type ThemeKey = (typeof THEME_KEYS)[number];
+export type FormTheme = Partial<Record<ThemeKey, string>>;
+
+/** The theme editor's groups, as the spec lists the keys. */
+export const THEME_GROUPS: readonly { label: string; keys: readonly ThemeKey[] }[] = [
+  ["Sections and tooltips", /^(section|tooltip)/],
+  ["Progress bar", /^progressBar/],
+  ["Buttons", /^(next|back)Button/],
+  ["Important message and errors", /^(importantMessage|errorText)/],
+  ["Text inputs", /^(singleLine|multiLine)Input/],
+  ["Radio buttons and checkboxes", /^(radio|checkbox)Button/],
+  ["Select boxes", /^select/],
+  ["Date inputs", /^dateInput/],
+  ["File uploads", /^uploadForm/],
+].map(([label, pattern]) => ({ label: label as string, keys: THEME_KEYS.filter((key) => (pattern as RegExp).test(key)) }));
