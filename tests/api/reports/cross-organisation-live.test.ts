@@ -55,7 +55,8 @@ async function settle(live: Live, ms = 2_000) {
   return { ended, error, data: live.results.map((result) => result.data ?? null).filter((data) => data !== null) };
 }
 
-async function until(check: () => boolean, ms = 2_000): Promise<boolean> {
+// A ceiling, not an expectation of speed: it only matters when the awaited thing never happens.
+async function until(check: () => boolean, ms = 10_000): Promise<boolean> {
   const end = Date.now() + ms;
   while (!check() && Date.now() < end) await Bun.sleep(10);
   return check();
