@@ -117,6 +117,7 @@ export const ReporterSubmissionType = builder.objectRef<ReporterSubmissionView>(
     formName: t.exposeString("formName"),
     organisationName: t.exposeString("organisationName"),
     reporterStatus: t.expose("reporterStatus", { type: ReporterStatusEnum }),
+    standingMessage: t.exposeString("standingMessage", { description: "The form's message for where the report stands, as sanitised HTML; empty when it has none." }),
     hasChat: t.exposeBoolean("hasChat"),
     allowChatFileUploads: t.exposeBoolean("allowChatFileUploads"),
     conversationClosed: t.exposeBoolean("conversationClosed"),
