@@ -43,6 +43,7 @@ export const ReporterFormType = builder.objectRef<ReporterFormView>("ReporterFor
   fields: (t) => ({
     id: t.exposeID("id"),
     reportFormID: t.exposeID("reportFormID"),
+    buildID: t.exposeID("buildID", { description: "The build whose questions this reporter fills in: the deployed one, or the one their unfinished report began on." }),
     name: t.exposeString("name"),
     secured: t.exposeBoolean("secured"),
     unlocked: t.exposeBoolean("unlocked"),
