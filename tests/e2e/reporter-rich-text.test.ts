@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { organisations, reportForms } from "../../db/schema/index.ts";
+import { organisations, reportForms, reportSubmissions } from "../../db/schema/index.ts";
 import { seedDemo } from "../../db/seed/demo.ts";
+import { DEMO_REPORT_PASSWORD } from "../../db/seed/demo-accounts.ts";
 import { seriousAxeViolations } from "../helpers/axe.ts";
 import { launchBrowser, recordRequests } from "../helpers/browser.ts";
 import { demoForm } from "../helpers/reporter.ts";
@@ -121,6 +122,33 @@ describe("a form message as a reporter sees it", () => {
     expect(await paragraphs.count()).toBe(2);
     expect(await paragraphs.nth(0).innerText()).toBe("First line\nSecond line");
     expect(await paragraphs.nth(1).innerText()).toBe("Another paragraph & more");
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await problems()).toEqual([]);
+    await page.close();
+  });
+
+  test("the follow-up dashboard shows the form's message for a report being handled", async () => {
+    const [demo] = await server.db.select().from(organisations).where(eq(organisations.slug, "demo"));
+    const [assigned] = await server.db
+      .select()
+      .from(reportSubmissions)
+      .where(and(eq(reportSubmissions.organisationId, demo!.id), eq(reportSubmissions.status, "Assigned")));
+    const message = '<p>A <strong>case officer</strong> has your report. <a href="mailto:help@example.org">Write to us</a> with questions.</p><img src=x onerror="window.__pwned = 1">';
+    await server.db.update(reportForms).set({ assignedToSupportMessage: message }).where(eq(reportForms.id, assigned!.formId));
+
+    const page = await browser.newPage();
+    const problems = await watchProblems(page);
+    await page.goto(`${origin}/report/login`);
+    await page.getByLabel("Report ID").fill(assigned!.reportId!);
+    await page.getByLabel("Password").fill(DEMO_REPORT_PASSWORD);
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.waitForURL("**/report/dashboard");
+    const standing = page.locator(".report-standing__message");
+    await standing.getByText("case officer").waitFor();
+    expect(await standing.locator("strong").textContent()).toBe("case officer");
+    expect(await standing.getByRole("link", { name: "Write to us" }).getAttribute("href")).toBe("mailto:help@example.org");
+    expect(await standing.locator("img").count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(await problems()).toEqual([]);
     await page.close();

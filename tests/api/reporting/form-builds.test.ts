@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq, max } from "drizzle-orm";
-import { reportFormBuilds, reportForms, reportFormWidgets, reportSubmissions } from "../../../db/schema/index.ts";
+import { eq } from "drizzle-orm";
+import { reportForms, reportSubmissions } from "../../../db/schema/index.ts";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { DEMO_FORM_PASSWORD, DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import type { FormWidget } from "../../../api/shared/form-definition.ts";
+import { insertBuild } from "../../helpers/form-builds.ts";
 import { COMPLETE, demoForm, pagesOfAnswers, ReporterClient, UPDATE } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { loginAs, type StaffClient } from "../../helpers/session.ts";
@@ -32,23 +33,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-/**
- * A new build of a form: every title reworded with `prefix`, and a new required question on the
- * first page, which a report filled in on an older build never answered.
- */
-async function insertBuild(formId: string, widgets: FormWidget[], prefix: string, publish: boolean): Promise<{ id: string; widgets: FormWidget[] }> {
-  const [latest] = await server.db.select({ revision: max(reportFormBuilds.revision) }).from(reportFormBuilds).where(eq(reportFormBuilds.formId, formId));
-  const [build] = await server.db.insert(reportFormBuilds).values({ formId, revision: (latest?.revision ?? 0) + 1 }).returning({ id: reportFormBuilds.id });
-  const added: FormWidget = { id: `added_${prefix.length}_${latest?.revision}`, type: "ShortText", title: "A question added later", required: true, tooltip: "", caption: "", answers: [], pageName: null, condition: null };
-  const next = [widgets[0]!, added, ...widgets.slice(1)].map((widget) => (widget === added ? widget : { ...widget, title: `${prefix}${widget.title}` }));
-  await server.db.insert(reportFormWidgets).values(next.map((widget, position) => ({ ...widget, buildId: build!.id, position })));
-  await server.db
-    .update(reportForms)
-    .set(publish ? { currentBuildId: build!.id, deployedBuildId: build!.id } : { currentBuildId: build!.id })
-    .where(eq(reportForms.id, formId));
-  return { id: build!.id, widgets: next };
-}
-
 const titlesOf = (widgets: readonly { title: string }[]) => widgets.map((widget) => widget.title);
 
 async function formAs(reporter: ReporterClient, formId: string) {
@@ -68,7 +52,7 @@ async function fillPages(reporter: ReporterClient, widgets: FormWidget[]) {
 
 describe("reporters get the deployed build only", () => {
   test("a saved but unpublished edit is not what a reporter sees, in the API or in the page", async () => {
-    const draftEdit = await insertBuild(main.form.id, main.widgets, "Unpublished: ", false);
+    const draftEdit = await insertBuild(server, main.form.id, main.widgets, "Unpublished: ", false);
     const form = await formAs(new ReporterClient(server, "demo.localhost"), main.form.id);
     expect(form.buildID).toBe(main.form.deployedBuildId!);
     expect(titlesOf(form.widgets)).toEqual(titlesOf(main.widgets));
@@ -86,7 +70,7 @@ describe("a report keeps the build it began on", () => {
     const started = await reporter.post<{ submissionID: string; buildID: string }>("/api/auth/report_start", { reportFormID: main.form.id });
     expect(started.body.buildID).toBe(main.form.deployedBuildId!);
 
-    const revised = await insertBuild(main.form.id, main.widgets, "Revised: ", true);
+    const revised = await insertBuild(server, main.form.id, main.widgets, "Revised: ", true);
     // Newcomers get the new build; the reporter half-way through still sees the questions they began with.
     expect((await formAs(new ReporterClient(server, "demo.localhost"), main.form.id)).buildID).toBe(revised.id);
     const mine = await formAs(reporter, main.form.id);
@@ -102,7 +86,7 @@ describe("a report keeps the build it began on", () => {
     expect(row!.buildId).toBe(main.form.deployedBuildId!);
 
     // A later edit, published too: what was asked stays what is shown.
-    await insertBuild(main.form.id, revised.widgets, "Later: ", true);
+    await insertBuild(server, main.form.id, revised.widgets, "Later: ", true);
     const askedTitles = new Map(main.widgets.map((widget) => [widget.id, widget.title]));
     const staff = await owner.gql<{ reportSubmissionGet: { answers: Pages } }>(DETAIL, { id: row!.id });
     expect(staff.errors).toBeUndefined();
@@ -119,7 +103,7 @@ describe("a report keeps the build it began on", () => {
   test("a page opened before a publish learns, on starting, that the report is made on the new build", async () => {
     const reporter = new ReporterClient(server, "demo.localhost");
     const opened = await formAs(reporter, main.form.id);
-    const republished = await insertBuild(main.form.id, main.widgets, "Republished: ", true);
+    const republished = await insertBuild(server, main.form.id, main.widgets, "Republished: ", true);
     const started = await reporter.post<{ buildID: string }>("/api/auth/report_start", { reportFormID: main.form.id });
     expect(started.body.buildID).toBe(republished.id);
     expect(started.body.buildID).not.toBe(opened.buildID);
@@ -145,7 +129,7 @@ describe("a report keeps the build it began on", () => {
 describe("a secured form after a new publish", () => {
   test("still shows no questions until its password is given; a wrong one opens nothing", async () => {
     const secured = await demoForm(server, "demo", "Confidential Finance Concern");
-    const revised = await insertBuild(secured.form.id, secured.widgets, "Revised: ", true);
+    const revised = await insertBuild(server, secured.form.id, secured.widgets, "Revised: ", true);
     const reporter = new ReporterClient(server, "demo.localhost");
     expect((await formAs(reporter, secured.form.id)).widgets).toEqual([]);
     expect((await reporter.gql<{ reportFormUnlock: boolean }>(UNLOCK, { id: secured.form.id, password: "not-it" })).data?.reportFormUnlock).toBe(false);
