@@ -87,6 +87,9 @@ describe("a form message as a reporter sees it", () => {
     expect(await link.getAttribute("href")).toBe("https://example.org/policy");
     expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
     expect(await link.getAttribute("target")).toBe("_blank");
+    // A screen reader hears where it leads to; the hint takes no room on screen.
+    expect(await message.getByRole("link", { name: "whistleblowing policy (opens in a new tab)", exact: true }).count()).toBe(1);
+    expect(await link.locator(".visually-hidden").evaluate((element) => element.getBoundingClientRect().width)).toBeLessThanOrEqual(1);
 
     expect(await message.getByText("Lantern Trust").getAttribute("translate")).toBe("no");
 

@@ -107,6 +107,13 @@ function renderNode(node: Node, key: number, skipText: boolean): ReactNode {
     // A link that may not leave for the web or mail is only its text.
     if (!RICH_TEXT_LINK.test(href)) return children.length > 0 ? <Fragment key={key}>{children}</Fragment> : null;
     Object.assign(props, { href, rel: 'noopener noreferrer', target: '_blank' });
+    // Leaving the report in a new tab keeps the reporter's place; a screen reader is told so.
+    if (!href.toLowerCase().startsWith('mailto:')) children.push(
+      <span key="new-tab" className="visually-hidden">
+        {' '}
+        (opens in a new tab)
+      </span>,
+    );
   }
   if (tag === 'br') return createElement('br', props);
   return createElement(RENDERED_TAG[tag] ?? tag, props, ...children);
