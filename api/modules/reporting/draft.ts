@@ -54,11 +54,13 @@ export async function startReport(ctx: Ctx, reportFormID: string, answers: Answe
   if (!isUnlocked(form, ctx.actor)) throw new UserError("FORBIDDEN", "Form password is incorrect");
 
   const result = (await resumableDraft(ctx, form.id)) ?? (await openDraft(ctx, organisation.id, form, solution));
+  // The build the Draft is filled in on: a page opened before a publish learns that its questions changed.
+  const started = { submissionID: result.submission.id, buildID: result.submission.buildId, currentPage: result.submission.currentPage };
   if (answers.length > 0) {
     const update = await updateReportPage({ ...ctx, actor: result.actor }, 0, answers, null);
-    if (!update.success) return { submissionID: result.submission.id, currentPage: result.submission.currentPage, errors: update.errors };
+    if (!update.success) return { ...started, errors: update.errors };
   }
-  return { submissionID: result.submission.id, currentPage: result.submission.currentPage, errors: [] as FieldError[] };
+  return { ...started, errors: [] as FieldError[] };
 }
 
 /** The session's own unfinished Draft of this form, if it has one: resuming costs nothing. */

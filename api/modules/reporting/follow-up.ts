@@ -38,12 +38,20 @@ export interface ReporterSubmissionView {
   formName: string;
   organisationName: string;
   reporterStatus: ReporterStatus;
+  /** The form's own message for where the report stands (sanitised HTML; '' when it has none). */
+  standingMessage: string;
   hasChat: boolean;
   allowChatFileUploads: boolean;
   conversationClosed: boolean;
   unreadMessages: number;
   pages: { name: string; answers: ReporterAnswer[] }[];
   attachments: { id: string; fileName: string; fileSizeBytes: number; mimeType: string; fileURL: string }[];
+}
+
+/** Being handled: the form's assigned-to-support message; closed: its report-closed message. */
+export function standingMessageOf(status: ReporterStatus, form: { assignedToSupportMessage: string; reportClosedMessage: string }): string {
+  if (status === "IN_PROGRESS") return form.assignedToSupportMessage;
+  return status === "CLOSED" ? form.reportClosedMessage : "";
 }
 
 export const attachmentUrl = (id: string) => `/api/files/report-attachments/${id}`;
@@ -76,6 +84,7 @@ export async function loadReporterSubmission(ctx: Ctx): Promise<ReporterSubmissi
         .where(and(eq(reportConversationMessages.conversationId, conversation.id), eq(reportConversationMessages.from, "User"), eq(reportConversationMessages.state, "New")))
     : [{ n: 0 }];
   const closed = isTerminal(submission.status);
+  const reporterStatus = reporterStatusOf(submission.status);
   return {
     id: submission.id,
     formID: form.id,
@@ -84,7 +93,8 @@ export async function loadReporterSubmission(ctx: Ctx): Promise<ReporterSubmissi
     completedAt: submission.completedAt,
     formName: form.name,
     organisationName: row.organisationName,
-    reporterStatus: reporterStatusOf(submission.status),
+    reporterStatus,
+    standingMessage: standingMessageOf(reporterStatus, form),
     hasChat: form.hasChat,
     allowChatFileUploads: chatUploadsAllowed(form, { allowGeneralEnquiryChatFileUploads: row.enquiryUploads }),
     conversationClosed: closed || Boolean(conversation?.concluded) || submission.archived,

@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
-import { reportForms, reportFormWidgets } from "../../../db/schema/index.ts";
+import { reportForms, reportFormWidgets, reportSubmissions } from "../../../db/schema/index.ts";
 import type { Actor } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
@@ -49,10 +49,29 @@ export function isUnlocked(form: PublishedFormRow, actor: Actor): boolean {
   return form.pinHash === null || (actor.kind === "reporter" && actor.unlockedFormIds.includes(form.id));
 }
 
+/**
+ * The build a reporter fills in: the one their unfinished report of this form began on (a publish
+ * since then must not change the questions under them), else the deployed one. Never the editor's
+ * unpublished current build.
+ */
+export async function reporterBuildId(db: Database, form: PublishedFormRow, actor: Actor): Promise<string> {
+  if (actor.kind === "reporter" && actor.submissionId) {
+    const [draft] = await db
+      .select({ formId: reportSubmissions.formId, buildId: reportSubmissions.buildId, completed: reportSubmissions.completed })
+      .from(reportSubmissions)
+      .where(eq(reportSubmissions.id, actor.submissionId))
+      .limit(1);
+    if (draft && draft.formId === form.id && !draft.completed && draft.buildId) return draft.buildId;
+  }
+  return form.deployedBuildId;
+}
+
 /** What the reporter's pages receive: settings and, unless the form is still locked, its widgets. */
 export interface ReporterFormView {
   id: string;
   reportFormID: string;
+  /** The build the widgets come from, so the page can tell when a started report's build differs. */
+  buildID: string;
   name: string;
   secured: boolean;
   unlocked: boolean;
@@ -74,9 +93,11 @@ export interface ReporterFormView {
 
 export async function reporterFormView(db: Database, form: PublishedFormRow, actor: Actor): Promise<ReporterFormView> {
   const unlocked = isUnlocked(form, actor);
+  const buildId = await reporterBuildId(db, form, actor);
   return {
     id: form.id,
     reportFormID: form.id,
+    buildID: buildId,
     name: form.name,
     secured: form.pinHash !== null,
     unlocked,
@@ -93,6 +114,6 @@ export async function reporterFormView(db: Database, form: PublishedFormRow, act
     allowChatFileUploads: form.allowChatFileUploads,
     showLogo: form.showLogo,
     theme: form.theme,
-    widgets: unlocked ? await buildWidgets(db, form.deployedBuildId) : [],
+    widgets: unlocked ? await buildWidgets(db, buildId) : [],
   };
 }

@@ -43,6 +43,7 @@ export const ReporterFormType = builder.objectRef<ReporterFormView>("ReporterFor
   fields: (t) => ({
     id: t.exposeID("id"),
     reportFormID: t.exposeID("reportFormID"),
+    buildID: t.exposeID("buildID", { description: "The build whose questions this reporter fills in: the deployed one, or the one their unfinished report began on." }),
     name: t.exposeString("name"),
     secured: t.exposeBoolean("secured"),
     unlocked: t.exposeBoolean("unlocked"),
@@ -117,6 +118,7 @@ export const ReporterSubmissionType = builder.objectRef<ReporterSubmissionView>(
     formName: t.exposeString("formName"),
     organisationName: t.exposeString("organisationName"),
     reporterStatus: t.expose("reporterStatus", { type: ReporterStatusEnum }),
+    standingMessage: t.exposeString("standingMessage", { description: "The form's message for where the report stands, as sanitised HTML; empty when it has none." }),
     hasChat: t.exposeBoolean("hasChat"),
     allowChatFileUploads: t.exposeBoolean("allowChatFileUploads"),
     conversationClosed: t.exposeBoolean("conversationClosed"),

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import * as v from 'valibot';
+import { RichText } from '../forms/rich-text';
 import { graphqlRequest } from '../lib/graphql';
 import { FALLBACK_ERROR_MESSAGE } from '../lib/http';
-import { toPlainText } from './plain-text';
 import { QuickExit } from './quick-exit';
 import { useModalDialog } from './use-modal-dialog';
 
@@ -38,7 +38,6 @@ export function EnquiryModal({ organisationID, title, welcomeMessage, onClose }:
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState<EnquiryResult>();
-  const welcome = toPlainText(welcomeMessage);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -66,7 +65,7 @@ export function EnquiryModal({ organisationID, title, welcomeMessage, onClose }:
       ) : (
         <form className="stack" noValidate autoComplete="off" onSubmit={submit}>
           <h2 id="enquiry-modal-title">{title}</h2>
-          {welcome && <p className="modal__text">{welcome}</p>}
+          <RichText html={welcomeMessage} />
           {error && (
             <p className="alert alert--error" role="alert">
               {error}

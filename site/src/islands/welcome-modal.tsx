@@ -1,6 +1,6 @@
 import { useRef } from 'react';
+import { RichText } from '../forms/rich-text';
 import { QuickExit } from './quick-exit';
-import { toPlainText } from './plain-text';
 import { useModalDialog } from './use-modal-dialog';
 
 type WelcomeModalProps = {
@@ -21,7 +21,7 @@ export function WelcomeModal({ content, onClose }: WelcomeModalProps) {
         <QuickExit shortcut={false} />
       </div>
       <h2 id="welcome-modal-title">Welcome</h2>
-      <p className="modal__text">{toPlainText(content)}</p>
+      <RichText html={content} />
       <div className="actions">
         <button ref={closeRef} type="button" className="button" onClick={onClose}>
           Close

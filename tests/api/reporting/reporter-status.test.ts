@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, isNotNull } from "drizzle-orm";
-import { organisations, reportSubmissions } from "../../../db/schema/index.ts";
+import { organisations, reportForms, reportSubmissions } from "../../../db/schema/index.ts";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { DEMO_PASSWORD, DEMO_REPORT_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { reporterStatusOf } from "../../../api/modules/reporting/follow-up.ts";
@@ -13,6 +13,7 @@ import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.t
 // staff status, its outcome, assignees, tags or notes.
 
 const STATUS = `{ reporterSubmission { id reportID reporterStatus organisationName } }`;
+const STANDING = `{ reporterSubmission { reporterStatus standingMessage } }`;
 type StatusAnswer = { reporterSubmission: { id: string; reportID: string; reporterStatus: string; organisationName: string } | null };
 
 let server: TestServer;
@@ -50,6 +51,24 @@ describe("a reporter sees where their report stands", () => {
     const after = await reporter.gql<StatusAnswer>(STATUS);
     expect(after.data?.reporterSubmission?.reporterStatus).toBe("CLOSED");
     expect(JSON.stringify(after)).not.toMatch(/Substantiated|Internal finding/);
+  });
+
+  test("the form's own message for the standing comes with it: assigned-to-support while handled, report-closed once closed", async () => {
+    const { form, widgets } = await demoForm(server, "demo", "Workplace Misconduct Report");
+    const assigned = "<p>A <strong>case officer</strong> is on it.</p>";
+    const closedMessage = "<p>Thank you. This report is now closed.</p>";
+    await server.db.update(reportForms).set({ assignedToSupportMessage: assigned, reportClosedMessage: closedMessage }).where(eq(reportForms.id, form.id));
+    const credentials = await submitReport(new ReporterClient(server, "demo.localhost"), form.id, widgets);
+    const reporter = await reporterOf(credentials.reportID, credentials.generatedPassword);
+    const [row] = await server.db.select().from(reportSubmissions).where(eq(reportSubmissions.reportId, credentials.reportID));
+    const standing = async () => (await reporter.gql<{ reporterSubmission: { reporterStatus: string; standingMessage: string } }>(STANDING)).data?.reporterSubmission;
+
+    expect(await standing()).toEqual({ reporterStatus: "RECEIVED", standingMessage: "" });
+    await joinTeam(owner, row!.id);
+    expect(await standing()).toEqual({ reporterStatus: "IN_PROGRESS", standingMessage: assigned });
+    const closed = await owner.gql(`mutation ($id: ID!) { reportSubmissionClose(id: $id, completeStatus: Investigated) { id } }`, { id: row!.id });
+    expect(closed.errors).toBeUndefined();
+    expect(await standing()).toEqual({ reporterStatus: "CLOSED", standingMessage: closedMessage });
   });
 
   test("every seeded staff status reads as one of the three reporter words", async () => {

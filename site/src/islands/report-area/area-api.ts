@@ -25,6 +25,7 @@ const submissionSchema = v.object({
   organisationName: text,
   // An unknown value from a newer server reads as the safe default, never as an error.
   reporterStatus: v.fallback(v.picklist(['RECEIVED', 'IN_PROGRESS', 'CLOSED']), 'RECEIVED'),
+  standingMessage: text,
   hasChat: v.nullish(v.boolean(), false),
   allowChatFileUploads: v.nullish(v.boolean(), false),
   conversationClosed: v.nullish(v.boolean(), false),
@@ -42,7 +43,7 @@ const submissionSchema = v.object({
 export type ReporterSubmission = v.InferOutput<typeof submissionSchema>;
 export type Failure = { ok: false; message: string };
 
-const SUBMISSION_QUERY = `query ReporterSubmission { reporterSubmission { id reportID formID completed completedAt formName organisationName reporterStatus hasChat
+const SUBMISSION_QUERY = `query ReporterSubmission { reporterSubmission { id reportID formID completed completedAt formName organisationName reporterStatus standingMessage hasChat
   allowChatFileUploads conversationClosed unreadMessages pages { name answers { widgetID title type answer } }
   attachments { id fileName fileSizeBytes mimeType fileURL } } }`;
 const CHANGE_PASSWORD_MUTATION = `mutation UserReportSubmissionChangePassword($oldPassword: String!, $newPassword: String!) {

@@ -1,4 +1,5 @@
 import { AnswerPages } from '../../forms/answer-pages';
+import { RichText } from '../../forms/rich-text';
 import { formatDateTime } from '../../lib/format';
 import type { ReporterSubmission } from './area-api';
 
@@ -30,6 +31,7 @@ export function DashboardTab({ submission }: { submission: ReporterSubmission })
           <dd>
             <span className={`report-standing report-standing--${submission.reporterStatus.toLowerCase()}`}>{standing.label}</span>
             <span className="report-standing__text">{standing.text}</span>
+            <RichText html={submission.standingMessage} className="report-standing__message" />
           </dd>
         </div>
       </dl>

@@ -1,6 +1,6 @@
 import { useRef, useState, type Dispatch, type DragEvent, type FormEvent, type SetStateAction } from 'react';
 import { formatFileSize } from '../../lib/format';
-import { toPlainText } from '../plain-text';
+import { RichText } from '../../forms/rich-text';
 import { acceptFiles, allowedTypes, MAX_ATTACHMENTS, uploadAttachment, type AttachmentEntry } from './attachment-upload';
 import type { ReporterForm } from './report-data';
 import { FlowError, StepActions } from './step-actions';
@@ -23,7 +23,6 @@ export function AttachFilesStep({ form, attachments, setAttachments, flowError, 
   const [problems, setProblems] = useState<string[]>([]);
   const types = allowedTypes(form.allowedFileTypes);
   const uploading = attachments.some((entry) => entry.status === 'uploading');
-  const message = toPlainText(form.uploadFilesMessage);
 
   const update = (key: string, change: Partial<AttachmentEntry>) =>
     setAttachments((list) => list.map((entry) => (entry.key === key ? { ...entry, ...change } : entry)));
@@ -56,7 +55,7 @@ export function AttachFilesStep({ form, attachments, setAttachments, flowError, 
   return (
     <form className="report-step stack" noValidate onSubmit={submit} aria-labelledby="report-step-title">
       <h1 id="report-step-title" tabIndex={-1}>Attach files</h1>
-      {message && <p className="report-step__text">{message}</p>}
+      <RichText html={form.uploadFilesMessage} />
       <FlowError message={flowError} />
       <div
         className={`upload-zone${dragging ? ' upload-zone--active' : ''}`}

@@ -1,4 +1,4 @@
-import { toPlainText } from '../plain-text';
+import { RichText } from '../../forms/rich-text';
 import { downloadCredentials } from './credentials';
 import type { ReportCredentials } from './report-api';
 import type { ReporterForm } from './report-data';
@@ -12,13 +12,12 @@ type FinishStepProps = {
 const DEFAULT_TITLE = 'Report Submitted';
 
 export function FinishStep({ form, credentials }: FinishStepProps) {
-  const content = toPlainText(form.finishMessageContent);
   // Without credentials the flow is on its way back to the start.
   if (!credentials) return <p role="status">{LOADING_MESSAGE}</p>;
   return (
     <div className="report-step stack">
       <h1 id="report-step-title" tabIndex={-1}>{form.finishMessageTitle.trim() || DEFAULT_TITLE}</h1>
-      {content && <p className="report-step__text">{content}</p>}
+      <RichText html={form.finishMessageContent} />
       <section className="credentials" aria-labelledby="credentials-title">
         <h2 id="credentials-title" className="credentials__title">
           Your report details

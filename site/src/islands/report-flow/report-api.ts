@@ -9,7 +9,7 @@ import { parseReporterForm, type ReporterForm } from './report-data';
 
 type Failure = { ok: false; message: string };
 
-const FORM_FIELDS = `id name secured unlocked welcomeMessageTitle welcomeMessageContent finishMessageTitle
+const FORM_FIELDS = `id buildID name secured unlocked welcomeMessageTitle welcomeMessageContent finishMessageTitle
 finishMessageContent uploadFilesMessage showImportantInfoMessage assignedToSupportMessage allowFileUploads
 allowedFileTypes hasChat allowChatFileUploads showLogo theme
 widgets { id type title required tooltip caption answers pageName condition { id matchType rules { id conditionWidgetID conditionAnswer } } }`;
@@ -36,9 +36,14 @@ export async function unlockForm(reportFormID: string, password: string): Promis
   return { ok: true, unlocked: (result.data as { reportFormUnlock?: unknown }).reportFormUnlock === true };
 }
 
-export async function startReport(reportFormID: string): Promise<{ ok: true } | Failure> {
+const startSchema = v.object({ buildID: v.nullish(v.string(), null) });
+
+/** Starts (or resumes) the report; `buildID` is the build its questions come from. */
+export async function startReport(reportFormID: string): Promise<{ ok: true; buildID: string | null } | Failure> {
   const result = await postJson('/api/auth/report_start', { reportFormID });
-  return result.ok ? { ok: true } : result;
+  if (!result.ok) return result;
+  const parsed = v.safeParse(startSchema, result.data);
+  return { ok: true, buildID: parsed.success ? parsed.output.buildID : null };
 }
 
 /** Ends the reporter's session; survives the page going away. */

@@ -31,6 +31,7 @@ const widgetSchema = v.object({
 
 export const reporterFormSchema = v.object({
   id: v.string(),
+  buildID: text,
   name: text,
   secured: flag,
   unlocked: flag,

@@ -194,6 +194,13 @@ export function useReportFlow() {
       if (!started) {
         const start = await startReport(current.id);
         if (!start.ok) return current.secured ? relock(current.id, start.message) : fail(start.message);
+        // Published anew since this page loaded: the report is made on the new build, so its questions are shown.
+        if (start.buildID && start.buildID !== current.buildID) {
+          const reloaded = await loadReporterForm(current.id);
+          if (!reloaded.ok) return fail(reloaded.message);
+          current = reloaded.form;
+          setData({ ...ready, form: current });
+        }
         setStarted(true);
       }
       markDone('welcome');

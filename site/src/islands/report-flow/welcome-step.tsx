@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
+import { RichText } from '../../forms/rich-text';
 import { TextField } from '../../lib/text-field';
-import { toPlainText } from '../plain-text';
 import type { ReporterForm } from './report-data';
 import { FlowError, StepActions } from './step-actions';
 import { FORM_PASSWORD_FIELD } from './use-report-flow';
@@ -19,7 +19,6 @@ export function WelcomeStep({ form, errors, flowError, busy, onNext }: WelcomeSt
   const [password, setPassword] = useState('');
   const [importantOpen, setImportantOpen] = useState(form.showImportantInfoMessage);
   const needsPassword = form.secured && !form.unlocked;
-  const content = toPlainText(form.welcomeMessageContent);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -29,7 +28,7 @@ export function WelcomeStep({ form, errors, flowError, busy, onNext }: WelcomeSt
   return (
     <form className="report-step stack" noValidate autoComplete="off" onSubmit={submit} aria-labelledby="report-step-title">
       <h1 id="report-step-title" tabIndex={-1}>{form.welcomeMessageTitle.trim() || DEFAULT_TITLE}</h1>
-      {content && <p className="report-step__text">{content}</p>}
+      <RichText html={form.welcomeMessageContent} />
       {importantOpen && <ImportantMessage onClose={() => setImportantOpen(false)} />}
       <FlowError message={flowError} />
       {needsPassword && (
