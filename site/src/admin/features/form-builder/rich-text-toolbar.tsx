@@ -28,7 +28,11 @@ const MARK_BUTTONS: { mark: MarkName; label: string; face: string }[] = [
 const ALIGN_LABELS = { left: 'Align left', center: 'Align centre', right: 'Align right', justify: 'Justify' } as const;
 const ALIGN_FACES = { left: '⇤', center: '↔', right: '⇥', justify: '☰' } as const;
 
-function ToolButton(props: { label: string; pressed?: boolean; disabled?: boolean; onRun(): void; children: ReactNode; className?: string }) {
+/**
+ * A toolbar button named by its label. The face (B, H1, •) is drawn by CSS from data-face, so what a
+ * voice-control user sees never competes with the spoken name.
+ */
+function ToolButton(props: { label: string; face: string; pressed?: boolean; disabled?: boolean; onRun(): void; className?: string }) {
   return (
     <button
       type="button"
@@ -40,9 +44,8 @@ function ToolButton(props: { label: string; pressed?: boolean; disabled?: boolea
       // Keeps the editor's selection where it is when the button is clicked with a mouse.
       onMouseDown={(event) => event.preventDefault()}
       onClick={props.onRun}
-    >
-      <span aria-hidden="true">{props.children}</span>
-    </button>
+      data-face={props.face}
+    />
   );
 }
 
@@ -60,41 +63,23 @@ export function RichTextToolbar(props: { state: ToolbarState; disabled?: boolean
     <div className="rich-text__toolbar" role="toolbar" aria-label="Formatting" aria-controls={props.controls}>
       <Group label="Text style">
         {MARK_BUTTONS.map((button) => (
-          <ToolButton key={button.mark} label={button.label} className={`rich-text__mark--${button.mark}`} pressed={state.marks[button.mark]} disabled={disabled} onRun={() => run(toggleMarkNamed(button.mark))}>
-            {button.face}
-          </ToolButton>
+          <ToolButton face={button.face} key={button.mark} label={button.label} className={`rich-text__mark--${button.mark}`} pressed={state.marks[button.mark]} disabled={disabled} onRun={() => run(toggleMarkNamed(button.mark))} />
         ))}
       </Group>
       <Group label="Headers and blocks">
-        <ToolButton label="Header 1" pressed={state.heading === 1} disabled={disabled} onRun={() => run(toggleHeading(1))}>
-          H1
-        </ToolButton>
-        <ToolButton label="Header 2" pressed={state.heading === 2} disabled={disabled} onRun={() => run(toggleHeading(2))}>
-          H2
-        </ToolButton>
-        <ToolButton label="Blockquote" pressed={state.blockquote} disabled={disabled} onRun={() => run(toggleBlockquote)}>
-          ❝
-        </ToolButton>
+        <ToolButton face="H1" label="Header 1" pressed={state.heading === 1} disabled={disabled} onRun={() => run(toggleHeading(1))} />
+        <ToolButton face="H2" label="Header 2" pressed={state.heading === 2} disabled={disabled} onRun={() => run(toggleHeading(2))} />
+        <ToolButton face="❝" label="Blockquote" pressed={state.blockquote} disabled={disabled} onRun={() => run(toggleBlockquote)} />
       </Group>
       <Group label="Lists and indent">
-        <ToolButton label="Bullet list" pressed={state.list === 'bullet_list'} disabled={disabled} onRun={() => run(toggleList('bullet_list'))}>
-          •
-        </ToolButton>
-        <ToolButton label="Numbered list" pressed={state.list === 'ordered_list'} disabled={disabled} onRun={() => run(toggleList('ordered_list'))}>
-          1.
-        </ToolButton>
-        <ToolButton label="Decrease indent" disabled={disabled || state.indent === 0} onRun={() => run(changeIndent(-1))}>
-          ⇠
-        </ToolButton>
-        <ToolButton label="Increase indent" disabled={disabled || state.indent >= RICH_TEXT_MAX_INDENT} onRun={() => run(changeIndent(1))}>
-          ⇢
-        </ToolButton>
+        <ToolButton face="•" label="Bullet list" pressed={state.list === 'bullet_list'} disabled={disabled} onRun={() => run(toggleList('bullet_list'))} />
+        <ToolButton face="1." label="Numbered list" pressed={state.list === 'ordered_list'} disabled={disabled} onRun={() => run(toggleList('ordered_list'))} />
+        <ToolButton face="⇠" label="Decrease indent" disabled={disabled || state.indent === 0} onRun={() => run(changeIndent(-1))} />
+        <ToolButton face="⇢" label="Increase indent" disabled={disabled || state.indent >= RICH_TEXT_MAX_INDENT} onRun={() => run(changeIndent(1))} />
       </Group>
       <Group label="Alignment">
         {ALIGNMENTS.map((align) => (
-          <ToolButton key={align} label={ALIGN_LABELS[align]} pressed={state.align === align} disabled={disabled} onRun={() => run(setAlign(align))}>
-            {ALIGN_FACES[align]}
-          </ToolButton>
+          <ToolButton face={ALIGN_FACES[align]} key={align} label={ALIGN_LABELS[align]} pressed={state.align === align} disabled={disabled} onRun={() => run(setAlign(align))} />
         ))}
       </Group>
       <Group label="Colours">
@@ -103,9 +88,7 @@ export function RichTextToolbar(props: { state: ToolbarState; disabled?: boolean
       </Group>
       <Group label="Link and translation">
         <RichTextLink href={state.link} disabled={disabled} onApply={(href) => run(setLink(href))} />
-        <ToolButton label="Do not translate" className="rich-text__no-translate" pressed={state.marks.noTranslate} disabled={disabled} onRun={() => run(toggleMarkNamed('noTranslate'))}>
-          文A
-        </ToolButton>
+        <ToolButton face="文A" label="Do not translate" className="rich-text__no-translate" pressed={state.marks.noTranslate} disabled={disabled} onRun={() => run(toggleMarkNamed('noTranslate'))} />
       </Group>
     </div>
   );
