@@ -1,64 +1,29 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { pageCsp } from "../../api/http/security-headers.ts";
+import type { Page } from "playwright-core";
 import { seriousAxeViolations } from "../helpers/axe.ts";
-import { launchBrowser, recordProblems, recordRequests } from "../helpers/browser.ts";
+import { nothingReported, reported, startEditorsHarness, type EditorsHarness } from "./editors-harness.ts";
 
 // The form builder's rich-text editor, alone in Chromium: the real component and milkdown, bundled for
 // the browser and served under the console's CSP. What matters is what the builder receives: HTML in
 // the allowlist of api/shared/rich-text.ts, unchanged by a trip through the editor.
 
-const SITE = join(import.meta.dir, "..", "..", "site", "src");
-let outDir: string;
-let server: ReturnType<typeof Bun.serve>;
-let browser: Browser;
+let harness: EditorsHarness;
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), "rich-text-"));
-  const built = await Bun.build({ entrypoints: [join(import.meta.dir, "rich-text-harness.tsx")], outdir: outDir, target: "browser", naming: "[name].[ext]", define: { "process.env.NODE_ENV": '"production"' } });
-  if (!built.success) throw new Error(built.logs.map(String).join("\n"));
-  const styles = [readFileSync(join(SITE, "styles", "base.css"), "utf8"), ...readdirSync(outDir).filter((name) => name.endsWith(".css")).map((name) => readFileSync(join(outDir, name), "utf8"))].join("\n");
-  const script = readFileSync(join(outDir, "rich-text-harness.js"));
-  const csp = pageCsp([]);
-  server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch(request) {
-      const path = new URL(request.url).pathname;
-      if (path === "/harness.js") return new Response(script, { headers: { "Content-Type": "text/javascript" } });
-      if (path === "/harness.css") return new Response(styles, { headers: { "Content-Type": "text/css" } });
-      const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Rich text</title><link rel="stylesheet" href="/harness.css"></head><body><div id="root"></div><script type="module" src="/harness.js"></script></body></html>`;
-      return new Response(page, { headers: { "Content-Type": "text/html", "Content-Security-Policy": csp } });
-    },
-  });
-  browser = await launchBrowser();
+  harness = await startEditorsHarness();
 });
 
 afterAll(async () => {
-  await browser?.close();
-  server?.stop(true);
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
+  await harness?.close();
 });
 
-async function open(value = ""): Promise<{ page: Page; problems: string[]; requests: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1024, height: 800 } });
-  const problems = recordProblems(page);
-  const requests = recordRequests(page);
-  await page.goto(`http://127.0.0.1:${server.port}/?value=${encodeURIComponent(value)}`);
-  await page.getByRole("toolbar", { name: "Formatting" }).waitFor();
-  return { page, problems, requests };
+async function open(value = "") {
+  const opened = await harness.open(`value=${encodeURIComponent(value)}`);
+  await opened.page.getByRole("toolbar", { name: "Formatting" }).waitFor();
+  return opened;
 }
 
 const editor = (page: Page) => page.getByRole("textbox", { name: "Welcome message" });
-
-/** The HTML the builder last received, once the editor has reported something. */
-async function reported(page: Page): Promise<string> {
-  await page.locator("#reported[data-reported='yes']").waitFor({ state: "attached" });
-  return (await page.locator("#reported").textContent()) ?? "";
-}
 
 /** Round trip: load HTML, change nothing that matters (type and remove a character), read what is reported. */
 async function roundTrip(html: string, expectedProblems: string[] = []): Promise<string> {
@@ -73,7 +38,7 @@ async function roundTrip(html: string, expectedProblems: string[] = []): Promise
   await page.keyboard.type("!");
   await page.keyboard.press("Backspace");
   await page.locator("#reported[data-reported='yes']").waitFor({ state: "attached" }).catch(() => undefined);
-  const value = (await page.locator("#reported").getAttribute("data-reported")) === "yes" ? await reported(page) : html;
+  const value = (await nothingReported(page)) ? html : await reported(page);
   expect(problems.map((problem) => problem.slice(0, 60))).toEqual(expectedProblems);
   expect(dialogs).toEqual([]);
   await page.close();
@@ -108,7 +73,7 @@ describe("rich-text editor", () => {
     // Chromium reports the handler even in the inert document the HTML is read into; the CSP blocks it and nothing runs.
     const blocked = "csp: Executing inline event handler violates the following C";
     const value = await roundTrip('<p><a href="javascript:alert(1)">x</a> <img src="x" onerror="alert(1)"></p><h3>small</h3>', [blocked]);
-    expect(value).toBe("<p>x </p><p>small</p>");
+    expect(value).toBe("<p>x</p><p>small</p>");
   });
 
   test("typing and the Bold button produce <strong>; clearing everything reports ''", async () => {
@@ -125,7 +90,9 @@ describe("rich-text editor", () => {
     await page.keyboard.press("Backspace");
     await page.waitForFunction(() => document.querySelector("#reported")?.textContent === "");
     expect(problems).toEqual([]);
-    expect(requests.every((url) => url.startsWith(`http://127.0.0.1:${server.port}/`))).toBe(true);
+    expect(requests.every((url) => url.startsWith(`${harness.origin}/`))).toBe(true);
+    // Milkdown's styles come from the console's stylesheet: nothing is injected into the page.
+    expect(await page.locator("style").count()).toBe(0);
     await page.close();
   });
 
@@ -139,7 +106,7 @@ describe("rich-text editor", () => {
     await address.fill("javascript:alert(1)");
     await page.getByRole("button", { name: "Apply link" }).click();
     await page.getByRole("alert").filter({ hasText: "Links must start with http://, https:// or mailto:" }).waitFor();
-    expect(await page.locator("#reported").getAttribute("data-reported")).toBe("no");
+    expect(await nothingReported(page)).toBe(true);
     await address.fill("https://example.org/policy");
     await page.getByRole("button", { name: "Apply link" }).click();
     expect(await reported(page)).toBe('<p><a href="https://example.org/policy">Read the policy</a></p>');
@@ -155,7 +122,7 @@ describe("rich-text editor", () => {
     await hex.fill("red");
     await hex.press("Enter");
     await page.getByRole("alert").filter({ hasText: "Enter a hex colour such as #1a2b3c" }).waitFor();
-    expect(await page.locator("#reported").getAttribute("data-reported")).toBe("no");
+    expect(await nothingReported(page)).toBe(true);
     await hex.fill("#1A2B3C");
     await hex.press("Enter");
     expect(await reported(page)).toBe('<p><span style="color: #1a2b3c">Colour me</span></p>');
@@ -189,7 +156,19 @@ describe("rich-text editor", () => {
     const { page } = await open("<p>Before</p>");
     await page.getByRole("button", { name: "Load from outside" }).click();
     await editor(page).getByText("from outside").waitFor();
-    expect(await page.locator("#reported").getAttribute("data-reported")).toBe("no");
+    expect(await nothingReported(page)).toBe(true);
+    await page.close();
+  });
+
+  test("a disabled editor takes no typing and its toolbar is disabled", async () => {
+    const { page } = await open("<p>Fixed</p>");
+    await page.getByRole("button", { name: "Toggle disabled" }).click();
+    await page.waitForFunction(() => document.querySelector("#message")?.getAttribute("contenteditable") === "false");
+    expect(await page.getByRole("button", { name: "Bold" }).isDisabled()).toBe(true);
+    await editor(page).click({ force: true });
+    await page.keyboard.type("more");
+    expect(await editor(page).textContent()).toBe("Fixed");
+    expect(await nothingReported(page)).toBe(true);
     await page.close();
   });
 });
