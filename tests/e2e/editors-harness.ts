@@ -7,7 +7,7 @@ import { launchBrowser, recordProblems, recordRequests } from "../helpers/browse
 
 /**
  * The form builder's editors are not routed in the console yet, so their browser tests bundle the real
- * components (editors-harness.tsx) for the browser with Bun.build and serve them on loopback under the
+ * components (editors-harness-page.tsx) for the browser with Bun.build and serve them on loopback under the
  * console's own CSP, with the site's base stylesheet, as the console would.
  */
 export interface EditorsHarness {
@@ -22,7 +22,7 @@ const SITE = join(import.meta.dir, "..", "..", "site", "src");
 export async function startEditorsHarness(): Promise<EditorsHarness> {
   const outDir = mkdtempSync(join(tmpdir(), "editors-"));
   const built = await Bun.build({
-    entrypoints: [join(import.meta.dir, "editors-harness.tsx")],
+    entrypoints: [join(import.meta.dir, "editors-harness-page.tsx")],
     outdir: outDir,
     target: "browser",
     naming: "[name].[ext]",
@@ -31,7 +31,7 @@ export async function startEditorsHarness(): Promise<EditorsHarness> {
   if (!built.success) throw new Error(built.logs.map(String).join("\n"));
   const built_css = readdirSync(outDir).filter((name) => name.endsWith(".css"));
   const styles = [join(SITE, "styles", "base.css"), ...built_css.map((name) => join(outDir, name))].map((file) => readFileSync(file, "utf8")).join("\n");
-  const script = readFileSync(join(outDir, "editors-harness.js"));
+  const script = readFileSync(join(outDir, "editors-harness-page.js"));
   rmSync(outDir, { recursive: true, force: true });
   const csp = pageCsp([]);
   const server = Bun.serve({

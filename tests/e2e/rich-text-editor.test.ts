@@ -171,4 +171,19 @@ describe("rich-text editor", () => {
     expect(await nothingReported(page)).toBe(true);
     await page.close();
   });
+
+  test("keyboard shortcuts mark text, and at 390 px the toolbar wraps instead of overflowing", async () => {
+    const opened = await harness.open("value=", { width: 390, height: 844 });
+    const { page } = opened;
+    await page.getByRole("toolbar", { name: "Formatting" }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await editor(page).click();
+    await page.keyboard.press("ControlOrMeta+i");
+    await page.keyboard.type("slanted");
+    await page.keyboard.press("ControlOrMeta+i");
+    await page.keyboard.press("ControlOrMeta+u");
+    await page.keyboard.type(" under");
+    await page.waitForFunction(() => document.querySelector("#reported")?.textContent === "<p><em>slanted</em><u> under</u></p>");
+    await page.close();
+  });
 });
