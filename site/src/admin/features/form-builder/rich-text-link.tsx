@@ -27,7 +27,8 @@ export function RichTextLink(props: { href: string | null; disabled?: boolean; o
 
   const apply = () => {
     const href = text.trim();
-    if (!isSafeLink(href) || href.length < 8) {
+    // The prefilled 'https://' alone is not an address yet.
+    if (!isSafeLink(href) || /^(?:https?:\/\/|mailto:)$/i.test(href)) {
       setError(LINK_REFUSED);
       inputRef.current?.focus();
       return;

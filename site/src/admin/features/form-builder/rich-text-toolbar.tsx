@@ -16,6 +16,7 @@ import { RichTextColour } from './rich-text-colour';
 import { RichTextLink } from './rich-text-link';
 import { ALIGNMENTS } from './rich-text-schema';
 import { RICH_TEXT_MAX_INDENT } from '../../../../../api/shared/rich-text';
+import { PALETTE } from '../../../forms/theme-defaults';
 
 /** Each button's visible face and its spoken name; the face is hidden from assistive technology. */
 const MARK_BUTTONS: { mark: MarkName; label: string; face: string }[] = [
@@ -83,8 +84,8 @@ export function RichTextToolbar(props: { state: ToolbarState; disabled?: boolean
         ))}
       </Group>
       <Group label="Colours">
-        <RichTextColour label="Text colour" value={state.colours.textColour} fallback="#14213d" disabled={disabled} onApply={(colour) => run(setColour('textColour', colour), false)} />
-        <RichTextColour label="Background colour" value={state.colours.backgroundColour} fallback="#ffffff" disabled={disabled} onApply={(colour) => run(setColour('backgroundColour', colour), false)} />
+        <RichTextColour label="Text colour" value={state.colours.textColour} fallback={PALETTE.text} disabled={disabled} onApply={(colour) => run(setColour('textColour', colour), false)} />
+        <RichTextColour label="Background colour" value={state.colours.backgroundColour} fallback={PALETTE.surface} disabled={disabled} onApply={(colour) => run(setColour('backgroundColour', colour), false)} />
       </Group>
       <Group label="Link and translation">
         <RichTextLink href={state.link} disabled={disabled} onApply={(href) => run(setLink(href))} />
