@@ -114,7 +114,7 @@ describe("reportFormArchive and reportFormUnarchive", () => {
     const { owner, admin } = s.people;
     const usage = async () => (await owner.gql<Data>(Q.usage, { id: s.org.demo })).data?.organisation.usage.activeForms;
     const before = await usage();
-    const id = seeded["Confidential Finance Concern"];
+    const id = seeded["Confidential Finance Concern"]!;
     expect((await owner.gql<Data>(Q.archive, { id })).data?.reportFormArchive.archived).toBe(true);
     expect(await usage()).toBe(before - 1);
     expect(names(await admin.gql<Data>(Q.list, { f: "Archived" }))).toEqual(["Confidential Finance Concern"]);
@@ -125,7 +125,7 @@ describe("reportFormArchive and reportFormUnarchive", () => {
   });
 
   test("denied: members, guests and other organisations cannot archive", async () => {
-    const id = seeded["Workplace Misconduct Report"];
+    const id = seeded["Workplace Misconduct Report"]!;
     expect(code(await s.people.member.gql<Data>(Q.archive, { id }))).toBe("FORBIDDEN");
     expect(code(await s.people.guest.gql<Data>(Q.unarchive, { id }))).toBe("FORBIDDEN");
     expect(message(await s.people.nwOwner.gql<Data>(Q.archive, { id }))).toBe("Report Form is not found");
