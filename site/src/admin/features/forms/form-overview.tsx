@@ -16,11 +16,9 @@ type FormOverviewProps = { form: FormDetail; viewer: Viewer; organisationID?: st
 export function FormOverview({ form, viewer, organisationID }: FormOverviewProps) {
   return (
     <div className="form-overview">
-      <div className="form-overview__main stack">
-        <PublicLinkCard form={form} />
-        {can(viewer, 'ReportSubmissionList') && <LatestReports form={form} linkReports={!isSuperAdmin(viewer)} organisationID={organisationID} />}
-      </div>
+      <PublicLinkCard form={form} />
       <FormInformation form={form} />
+      {can(viewer, 'ReportSubmissionList') && <LatestReports form={form} linkReports={!isSuperAdmin(viewer)} organisationID={organisationID} />}
     </div>
   );
 }
@@ -89,7 +87,7 @@ function LatestReports({ form, linkReports, organisationID }: LatestReportsProps
   });
   const reports = result.data?.reportSubmissions.list;
   return (
-    <section className="card card--flush stack" aria-labelledby="form-reports-title">
+    <section className="card card--flush stack form-overview__wide" aria-labelledby="form-reports-title">
       <div className="card__header">
         <h2 id="form-reports-title" className="card__title">
           Latest Reports
