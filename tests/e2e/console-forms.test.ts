@@ -5,7 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
 import { ARTIFACTS_DIR, recordProblems } from "../helpers/browser.ts";
 import { demoInBrowser, expectAxeClean, signInToConsole } from "../helpers/console-browser.ts";
-import { loginAs } from "../helpers/session.ts";
+import { joinTeam, loginAs } from "../helpers/session.ts";
 
 // Issue 9 in the console: the demo owner finds, locks, archives, publishes and annotates report
 // forms; a member has none of it; the super admin keeps the form templates. Every screen is checked
@@ -175,6 +175,15 @@ describe("report forms in the console", () => {
     // The list counts notes: back to 0 after the delete.
     await page.getByRole("link", { name: "Report Forms" }).click();
     await expect(row(page, MISCONDUCT).locator('td[data-label="Internal Notes"]').textContent()).resolves.toBe("0");
+
+    // A report of the form names it, linking back to this overview.
+    await row(page, MISCONDUCT).getByRole("link", { name: MISCONDUCT }).click();
+    const reportPath = await reports.getByRole("link").first().getAttribute("href");
+    await joinTeam(await loginAs(suite.server, "owner@demo.test", DEMO_PASSWORD), reportPath!.split("/").at(-1)!).catch(() => undefined);
+    await page.goto(`${suite.consoleOrigin}${reportPath}`);
+    await page.getByRole("region", { name: "Report Details" }).getByRole("link", { name: MISCONDUCT }).click();
+    await page.getByRole("heading", { name: MISCONDUCT, level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/admin\/manage\/report-forms\/overview\/[0-9a-f-]+$/);
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -19,7 +19,7 @@ type SidebarProps = {
 type Item = { label: string; to: string; active: (pathname: string) => boolean; badge?: { count: number; label: string } };
 
 /**
- * Only screens that exist are linked (Resources, Forms and the rest of the Manage section join as
+ * Only screens that exist are linked (Resources and the rest of the Manage section join as
  * they are built), so the menu never leads nowhere.
  */
 function activityItems(viewer: Viewer, organisationID: string | undefined, unassignedReports: number | undefined, unreadMessages: number | undefined): Item[] {
