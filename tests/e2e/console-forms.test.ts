@@ -204,6 +204,27 @@ describe("report forms in the console", () => {
     await page.context().close();
   });
 
+  test("the login page and the reporters' form load none of the forms' code, the builder's libraries least of all", async () => {
+    const owner = await loginAs(suite.server, "owner@demo.test", DEMO_PASSWORD);
+    const forms = await owner.gql<{ reportForms: { list: { id: string; name: string }[] } }>(`{ reportForms { list { id name } } }`);
+    const formID = forms.data!.reportForms.list.find((form) => form.name === MISCONDUCT)!.id;
+    for (const address of [`${suite.consoleOrigin}/admin`, `${suite.reporterOrigin}/report/${formID}`]) {
+      const { page } = await newPage(suite.browser);
+      const scripts: { url: string; body: string }[] = [];
+      page.on("response", async (response) => {
+        if (response.request().resourceType() === "script") scripts.push({ url: response.url(), body: await response.text().catch(() => "") });
+      });
+      await page.goto(address, { waitUntil: "networkidle" });
+      expect(scripts.length).toBeGreaterThan(0);
+      const loaded = scripts.map((script) => script.url.split("/").at(-1));
+      expect({ address, forms: loaded.filter((name) => /form-builder-page|forms-page|form-page|form-templates-page/.test(name ?? "")) }).toEqual({ address, forms: [] });
+      // dnd-kit names its screen-reader regions DndDescribedBy / DndLiveRegion; the editor is ProseMirror underneath.
+      const libraries = scripts.filter((script) => /DndDescribedBy|DndLiveRegion|ProseMirror/.test(script.body)).map((script) => script.url);
+      expect({ address, libraries }).toEqual({ address, libraries: [] });
+      await page.context().close();
+    }
+  });
+
   test("a member has no Forms link and no form screens", async () => {
     const { page } = await newPage(suite.browser);
     await signInToConsole(page, suite.consoleOrigin, "member@demo.test");
