@@ -217,7 +217,7 @@ describe("report forms in the console", () => {
       await page.goto(address, { waitUntil: "networkidle" });
       expect(scripts.length).toBeGreaterThan(0);
       const loaded = scripts.map((script) => script.url.split("/").at(-1));
-      expect({ address, forms: loaded.filter((name) => /form-builder-page|forms-page|form-page|form-templates-page/.test(name ?? "")) }).toEqual({ address, forms: [] });
+      expect({ address, forms: loaded.filter((name) => /form-builder-page|forms-page|report-form-page|form-templates-page/.test(name ?? "")) }).toEqual({ address, forms: [] });
       // dnd-kit names its screen-reader regions DndDescribedBy / DndLiveRegion; the editor is ProseMirror underneath.
       const libraries = scripts.filter((script) => /DndDescribedBy|DndLiveRegion|ProseMirror/.test(script.body)).map((script) => script.url);
       expect({ address, libraries }).toEqual({ address, libraries: [] });

@@ -47,7 +47,7 @@ function lazyScreen<N extends string, P>(name: N, load: () => Promise<Record<N, 
 }
 
 const FormsPage = lazyScreen('FormsPage', () => import('./features/forms/forms-page'));
-const FormPage = lazyScreen('FormPage', () => import('./features/forms/form-page'));
+const FormPage = lazyScreen('FormPage', () => import('./features/forms/report-form-page'));
 const FormTemplatesPage = lazyScreen('FormTemplatesPage', () => import('./features/form-templates/form-templates-page'));
 const FormBuilderPage = lazyScreen('FormBuilderPage', () => import('./features/form-builder/form-builder-page'));
 
