@@ -262,6 +262,20 @@ describe("report forms in the console", () => {
         await page.getByLabel("Filter").selectOption("All");
         await row(page, "Fraud Intake").waitFor();
         await row(page, "Safety Intake").waitFor({ state: "detached" });
+
+        // Inside one organisation the super admin sees its forms, under the organisation's addresses.
+        const owner = await loginAs(suite.server, "owner@demo.test", DEMO_PASSWORD);
+        const viewer = await owner.gql<{ viewer: { organisation: { id: string } } }>(`{ viewer { organisation { id } } }`);
+        const organisationID = viewer.data!.viewer.organisation.id;
+        await page.goto(`${suite.consoleOrigin}/admin/manage/organisations/report-forms/${organisationID}`);
+        await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Forms" }).waitFor();
+        await expect(row(page, MISCONDUCT).getByRole("link", { name: MISCONDUCT }).getAttribute("href")).resolves.toMatch(
+          new RegExp(`^/admin/manage/organisations/report-forms/overview/${organisationID}/[0-9a-f-]+$`),
+        );
+        await expect(page.getByRole("link", { name: "Create Your Own" }).getAttribute("href")).resolves.toBe(`/admin/manage/organisations/report-forms/create/${organisationID}`);
+        await row(page, MISCONDUCT).getByRole("link", { name: MISCONDUCT }).click();
+        await page.getByRole("heading", { name: MISCONDUCT, level: 1 }).waitFor();
+        await page.getByRole("region", { name: "Form Information" }).getByText(/^Revision \d+$/).waitFor();
       }
       expect(problems).toEqual([]);
       await page.context().close();
