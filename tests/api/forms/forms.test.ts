@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { reportForms, reportFormBuilds } from "../../../db/schema/index.ts";
+import { ReporterClient } from "../../helpers/reporter.ts";
 import { code, formInput, message, Q, startFormsServer, type Data, type FormsServer } from "./form-api.ts";
 
 let s: FormsServer;
@@ -42,6 +43,17 @@ describe("reportForms and reportFormGet", () => {
     expect(form.currentBuild.widgets.length).toBeGreaterThan(2);
     expect(form.publicURL).toBe(`http://demo.localhost:${s.server.lantern.services.config.port}/report/${form.id}`);
     expect(JSON.stringify(got)).not.toContain("argon2");
+  });
+
+  test("denied: a reporter's session reaches no form operation", async () => {
+    const reporter = new ReporterClient(s.server, "demo.localhost");
+    const id = seeded["Workplace Misconduct Report"]!;
+    expect((await reporter.post("/api/auth/report_start", { reportFormID: id })).status).toBe(200);
+    for (const [query, variables] of [[Q.list, {}], [Q.get, { id }], [Q.create, { input: formInput("Reporter's") }], [Q.update, { id, input: formInput("Taken") }], [Q.archive, { id }], [Q.lock, { id }], [Q.notes, { id }], [Q.noteCreate, { id, n: "x" }]] as const) {
+      const answer = await reporter.gql<Data>(query, variables);
+      expect(answer.errors?.[0]?.extensions?.code ?? "").toMatch(/^(FORBIDDEN|UNAUTHENTICATED)$/);
+      expect(answer.data ?? null).toBeNull();
+    }
   });
 
   test("denied: members, guests and anonymous callers get nothing; other organisations' and unknown ids are not found", async () => {
