@@ -14,7 +14,7 @@ import {
   type ValueNode,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { NUL_CHARACTER, NUL_NOT_ALLOWED, TEXT_LIMITS, type TextLimit } from "../shared/limits.ts";
+import { FORM_LIMITS, NUL_CHARACTER, NUL_NOT_ALLOWED, TEXT_LIMITS, type TextLimit } from "../shared/limits.ts";
 
 /**
  * Every String and ID argument and input field (by schema coordinate) whose text may be longer than
@@ -54,6 +54,27 @@ export const TEXT_ARGUMENT_LIMITS: Record<string, TextLimit> = {
   "Mutation.tagCreate(name:)": TEXT_LIMITS.tagName,
   "Mutation.tagUpdate(newName:)": TEXT_LIMITS.tagName,
   "ReportAnswerInput.answer": TEXT_LIMITS.answer,
+  "Query.reportForms(search:)": TEXT_LIMITS.search,
+  "Query.reportFormTemplates(search:)": TEXT_LIMITS.search,
+  "ReportFormInput.name": FORM_LIMITS.formName,
+  "ReportFormInput.welcomeMessageTitle": FORM_LIMITS.messageTitle,
+  "ReportFormInput.finishMessageTitle": FORM_LIMITS.messageTitle,
+  "ReportFormInput.welcomeMessageContent": FORM_LIMITS.messageHtml,
+  "ReportFormInput.finishMessageContent": FORM_LIMITS.messageHtml,
+  "ReportFormInput.uploadFilesMessage": FORM_LIMITS.messageHtml,
+  "ReportFormInput.assignedToSupportMessage": FORM_LIMITS.messageHtml,
+  "ReportFormInput.reportClosedMessage": FORM_LIMITS.messageHtml,
+  "ReportFormInput.password": FORM_LIMITS.password,
+  "Mutation.reportFormSecure(password:)": FORM_LIMITS.password,
+  "ReportFormTemplateInput.name": FORM_LIMITS.formName,
+  "ReportFormWidgetInput.title": FORM_LIMITS.widgetTitle,
+  "ReportFormWidgetInput.tooltip": FORM_LIMITS.widgetText,
+  "ReportFormWidgetInput.caption": FORM_LIMITS.widgetText,
+  "ReportFormWidgetInput.answers": FORM_LIMITS.option,
+  "ReportFormWidgetInput.pageName": FORM_LIMITS.pageName,
+  "WidgetConditionRuleInput.conditionAnswer": FORM_LIMITS.option,
+  "Mutation.reportFormNoteCreate(note:)": TEXT_LIMITS.note,
+  "Mutation.reportFormNoteUpdate(note:)": TEXT_LIMITS.note,
 };
 
 /** The bound of a text the table does not name: ids are short, and so is any other string. */

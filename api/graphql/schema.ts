@@ -3,6 +3,8 @@ import { builder } from "./builder.ts";
 import "../modules/audit/graphql.ts";
 import "../modules/auth/graphql.ts";
 import "../modules/conversations/graphql.ts";
+import "../modules/forms/graphql.ts";
+import "../modules/form-templates/graphql.ts";
 import "../modules/organisations/graphql.ts";
 import "../modules/profile/graphql.ts";
 import "../modules/reporting/graphql.ts";

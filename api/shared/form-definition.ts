@@ -48,6 +48,12 @@ export const DISPLAY_WIDGETS: ReadonlySet<WidgetType> = new Set(["Section", "Not
 
 export const FIRST_PAGE_NAME = "Summary";
 
+/** What a widget id may look like: the builder's own ids and the server's generated ones alike. */
+export const WIDGET_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The file types a form may accept as attachments (spec section 5), in the spec's order. */
+export const ALLOWED_FILE_TYPES = [".doc", ".docx", ".xls", ".xlsx", ".ppt", ".pptx", ".pdf", ".png", ".jpg", ".jpeg", ".gif", ".txt", ".mp4", ".mp3", ".m4a", ".mov"] as const;
+
 export function derivePages(widgets: readonly FormWidget[]): FormPage[] {
   const pages: FormPage[] = [];
   for (const widget of widgets) {

@@ -1,3 +1,5 @@
+import { RICH_TEXT_MAX_LENGTH } from "./rich-text.ts";
+
 /**
  * How long each kind of text from outside may be, and what a person is told when theirs is longer.
  * The server enforces these (api/graphql/input-guard.ts for every GraphQL argument, and each module's
@@ -49,3 +51,23 @@ export const TEXT_LIMITS = {
 /** Postgres cannot store U+0000 in text; no person types one, so it is refused, never stored or stripped silently. */
 export const NUL_CHARACTER = "\u0000";
 export const NUL_NOT_ALLOWED = "Text must not contain NUL characters.";
+
+/**
+ * Bounds of a report form and its widgets (decision 020). Generous for any real form (the longest
+ * demo form has 20 widgets) yet small enough that one save stays one quick transaction.
+ */
+export const FORM_LIMITS = {
+  formName: limit(200),
+  widgets: 500,
+  widgetTitle: limit(1000),
+  widgetText: limit(2000),
+  pageName: limit(100),
+  optionsPerWidget: 100,
+  option: limit(200, "Options must be at most 200 characters"),
+  rulesPerCondition: 20,
+  messageTitle: limit(200),
+  /** A form's password; the reporters' unlock refuses longer ones before hashing. */
+  password: limit(200),
+  /** A message's HTML, before and after sanitising (api/shared/rich-text.ts). */
+  messageHtml: limit(RICH_TEXT_MAX_LENGTH, `Messages can be at most ${RICH_TEXT_MAX_LENGTH} characters`),
+} as const;

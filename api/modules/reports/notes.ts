@@ -56,7 +56,8 @@ export async function insertNote(tx: Database, access: ReportAccess, values: { n
   return row!;
 }
 
-async function viewsOf(db: Database, viewerId: string, rows: NoteRow[]): Promise<ReportNoteView[]> {
+/** The authors of these notes (report or form notes alike), by id, as a note shows them. */
+export async function noteAuthors(db: Database, rows: readonly { authorUserId: string | null }[]) {
   const authorIds = [...new Set(rows.map((row) => row.authorUserId).filter((id): id is string => id !== null))];
   const people = authorIds.length
     ? await db
@@ -65,7 +66,11 @@ async function viewsOf(db: Database, viewerId: string, rows: NoteRow[]): Promise
         .innerJoin(roles, eq(roles.id, users.roleId))
         .where(inArray(users.id, authorIds))
     : [];
-  const byId = new Map(people.map((person) => [person.id, person]));
+  return new Map(people.map((person) => [person.id, person]));
+}
+
+async function viewsOf(db: Database, viewerId: string, rows: NoteRow[]): Promise<ReportNoteView[]> {
+  const byId = await noteAuthors(db, rows);
   return rows.map((row) => {
     const own = row.authorUserId === viewerId;
     return {
