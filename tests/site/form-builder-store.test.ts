@@ -15,7 +15,7 @@ function widget(id: string, patch: Partial<FormWidget> = {}): FormWidget {
 /** A section, a choice question and a text question that shows when the choice is "Yes". */
 function loaded(): BuilderState {
   const widgets = [
-    widget("s1", { type: "Section", title: "About" }),
+    widget("s1", { type: "Section", title: "About", pageName: "" }),
     widget("q1", { type: "Radio", answers: ["Yes", "No"] }),
     widget("q2", { condition: { id: "c1", matchType: "All", rules: [{ id: "r1", conditionWidgetID: "q1", conditionAnswer: "Yes" }] } }),
   ];
@@ -27,6 +27,7 @@ describe("the form builder's store", () => {
     const state = loaded();
     expect(state.dirty).toBe(false);
     expect(state.savedIds).toEqual(["s1", "q1", "q2"]);
+    expect(state.widgets[0]!.pageName).toBeNull();
     expect(replay([{ type: "name", name: "Renamed" }], state).dirty).toBe(true);
     expect(replay([{ type: "settings", patch: { hasChat: false } }], state).dirty).toBe(true);
   });

@@ -1,5 +1,5 @@
 import type { FormWidget } from '../../../../../api/shared/form-definition';
-import type { FormTheme } from '../../../../../api/shared/theme';
+import { THEME_KEYS, type FormTheme } from '../../../../../api/shared/theme';
 import { FILE_TYPES, PASSWORD_REQUIRED, REQUIRED, type FormSettings, type Loaded, type LoadedForm } from './builder-api';
 import type { BuilderAction, BuilderState } from './builder-store';
 
@@ -27,7 +27,8 @@ export const NEW_FORM_SETTINGS: FormSettings = {
 
 export function settingsOf(form: LoadedForm): FormSettings {
   const theme: FormTheme = {};
-  for (const [key, value] of Object.entries(form.theme)) if (value) theme[key as keyof FormTheme] = value;
+  // By the known keys only: the answer also carries the client's __typename.
+  for (const key of THEME_KEYS) if (form.theme[key]) theme[key] = form.theme[key];
   return {
     welcomeMessageTitle: form.welcomeMessageTitle,
     welcomeMessageContent: form.welcomeMessageContent,

@@ -6,7 +6,7 @@ import { Link } from '../../ui/link';
 import { formListPath, TEMPLATE_LIST_PATH, type Loaded } from './builder-api';
 import { loadAction } from './builder-input';
 import { BuilderPreview } from './builder-preview';
-import { builderReducer, TYPE_LABELS, type BuilderAction, type BuilderState } from './builder-store';
+import { builderReducer, localId, TYPE_LABELS, type BuilderAction, type BuilderState } from './builder-store';
 import { ConditionsDialog } from './conditions-dialog';
 import { FormSettingsPanel } from './form-settings';
 import { useBuilderActions } from './use-builder-actions';
@@ -42,9 +42,11 @@ export function BuilderScreen({ kind, initial, loaded: firstLoaded, organisation
   const problems = actions.fieldProblems;
   const conditionsWidget = state.widgets.find((widget) => widget.id === conditionsFor);
 
+  // A new widget opens in the editor, ready for its title.
   const add = (action: BuilderAction & { type: 'add' }) => {
-    dispatch(action);
-    setOpenId(null);
+    const id = localId();
+    dispatch({ ...action, id });
+    setOpenId(id);
   };
 
   return (

@@ -24,7 +24,7 @@ export type BuilderAction =
   | { type: 'load'; name: string; widgets: FormWidget[]; settings: FormSettings; fromServer: boolean }
   | { type: 'name'; name: string }
   | { type: 'settings'; patch: Partial<FormSettings> }
-  | { type: 'add'; widgetType: WidgetType; pageBreak?: boolean }
+  | { type: 'add'; widgetType: WidgetType; pageBreak?: boolean; id?: string }
   | { type: 'update'; id: string; patch: Partial<Omit<FormWidget, 'id' | 'type' | 'condition'>> }
   | { type: 'condition'; id: string; condition: WidgetCondition | null }
   | { type: 'remove'; id: string }
@@ -49,10 +49,10 @@ export const TYPE_LABELS: Record<WidgetType, string> = {
   Note: 'Note',
 };
 
-export function newWidget(type: WidgetType, widgets: readonly FormWidget[], pageBreak = false): FormWidget {
+export function newWidget(type: WidgetType, widgets: readonly FormWidget[], pageBreak = false, id = localId()): FormWidget {
   const sections = widgets.filter((widget) => widget.type === 'Section').length;
   return {
-    id: localId(),
+    id,
     type,
     title: type === 'Section' ? `New Section #${sections + 1}` : '',
     required: false,
@@ -115,7 +115,8 @@ export function builderReducer(state: BuilderState, action: BuilderAction): Buil
     case 'load':
       return {
         name: action.name,
-        widgets: action.widgets,
+        // The server sends '' for a section that is no page break; here null says so, and '' is a break still to be named.
+        widgets: action.widgets.map((widget) => (widget.pageName?.trim() ? widget : { ...widget, pageName: null })),
         savedIds: action.fromServer ? action.widgets.map((widget) => widget.id) : [],
         settings: action.settings,
         dirty: !action.fromServer,
@@ -126,7 +127,7 @@ export function builderReducer(state: BuilderState, action: BuilderAction): Buil
     case 'settings':
       return { ...state, settings: { ...state.settings, ...action.patch }, dirty: true };
     case 'add':
-      return edit(state, [...state.widgets, newWidget(action.widgetType, state.widgets, action.pageBreak)]);
+      return edit(state, [...state.widgets, newWidget(action.widgetType, state.widgets, action.pageBreak, action.id)]);
     case 'update': {
       const widgets = state.widgets.map((widget) => (widget.id === action.id ? { ...widget, ...action.patch } : widget));
       return edit(state, 'answers' in action.patch ? pruneConditions(widgets) : widgets);

@@ -40,14 +40,19 @@ type Options = {
 
 type Problem = { message: string; conflict: boolean };
 
+const FIELDS_NEED_ATTENTION = 'Some fields need attention: they are marked below.';
+
 /** Save, publish, unpublish and reload, with the one error block they share (spec §8). */
 export function useBuilderActions({ kind, loaded, organisationID, routeOrganisationID, state, onLoaded, leaveSaved }: Options) {
   const client = useClient();
   const [problem, setProblem] = useState<Problem>();
-  const [fieldProblems, setFieldProblems] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
   const form = loaded?.kind === 'form' ? loaded.form : undefined;
   const template = loaded?.kind === 'template' ? loaded.template : undefined;
+  // Once a save has been tried, the marks follow the edits: a fixed field loses its 'Required'.
+  const [checked, setChecked] = useState(false);
+  const fieldProblems = checked ? clientProblems(state, form?.secured ?? false, kind) : {};
+  const hasFieldProblems = Object.keys(fieldProblems).length > 0;
+  const [busy, setBusy] = useState(false);
   const revision = (form ?? template)?.currentBuild?.revision;
 
   const fail = (error: CombinedError | undefined) => setProblem({ message: errorMessage(error) ?? '', conflict: errorCode(error) === 'CONFLICT' });
@@ -63,9 +68,9 @@ export function useBuilderActions({ kind, loaded, organisationID, routeOrganisat
   };
 
   const save = async () => {
-    const problems = clientProblems(state, form?.secured ?? false, kind);
-    setFieldProblems(problems);
-    if (Object.keys(problems).length > 0) return setProblem({ message: 'Some fields need attention: they are marked below.', conflict: false });
+    setChecked(true);
+    setProblem(undefined);
+    if (Object.keys(clientProblems(state, form?.secured ?? false, kind)).length > 0) return;
     const base = revision === undefined ? {} : { baseRevision: revision };
     if (kind === 'template') {
       const input = { name: state.name.trim(), widgets: widgetsInput(state), ...base };
@@ -124,5 +129,6 @@ export function useBuilderActions({ kind, loaded, organisationID, routeOrganisat
           (data: { reportFormTemplateGet: LoadedTemplate }) => onLoaded({ kind: 'template', template: data.reportFormTemplateGet }),
         );
 
-  return { save, publish, unpublish, reload, problem, fieldProblems, busy };
+  const shown = problem ?? (hasFieldProblems ? { message: FIELDS_NEED_ATTENTION, conflict: false } : undefined);
+  return { save, publish, unpublish, reload, problem: shown, fieldProblems, busy };
 }
