@@ -22,12 +22,11 @@ function keepAllowedValues(tagName: string, attribs: sanitizeHtml.Attributes): s
   const kept: sanitizeHtml.Attributes = { ...attribs };
   if (kept.translate !== undefined && kept.translate !== RICH_TEXT_NO_TRANSLATE) delete kept.translate;
   if (kept["data-indent"] !== undefined && !INDENT.test(kept["data-indent"])) delete kept["data-indent"];
-  if (tagName === "a") {
-    const href = kept.href?.trim() ?? "";
-    delete kept.href;
-    if (RICH_TEXT_LINK.test(href)) Object.assign(kept, { href, rel: "noopener noreferrer", target: "_blank" });
-  }
-  return { tagName, attribs: kept };
+  if (tagName !== "a") return { tagName, attribs: kept };
+  // Rebuilt in one order, so the same link is always stored the same way.
+  const { href: rawHref, rel: _rel, target: _target, ...rest } = kept;
+  const href = rawHref?.trim() ?? "";
+  return { tagName, attribs: RICH_TEXT_LINK.test(href) ? { ...rest, href, rel: "noopener noreferrer", target: "_blank" } : rest };
 }
 
 const OPTIONS: sanitizeHtml.IOptions = {

@@ -9,6 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
 import { measureChatDelivery } from "./chat-delivery.ts";
+import { FORM_WIDGETS, measureFormSave } from "./form-save.ts";
 import { lanternEnv, login, startLantern, type LanternOptions, type LanternServer } from "./lantern.ts";
 import { benchDatabaseUrl, dropBenchDatabase, recreateBenchDatabase } from "./postgres.ts";
 import { runCommand, stopChild } from "./processes.ts";
@@ -21,6 +22,8 @@ import { failedRow, formatCount, type Row } from "./table.ts";
 const OWNER_EMAIL = "owner@demo.test";
 /** Idle time before the chat server's memory is read, as the other RSS figures wait. */
 const IDLE_MS = 2000;
+/** Saves of the large form measured: enough for a p99 that is not just the maximum. */
+const FORM_SAVES = 200;
 
 export interface ScaleSettings {
   /** Reports seeded into the demo organisation for the list. */
@@ -115,11 +118,18 @@ export async function measureAtScale(ctx: BenchContext, settings: ScaleSettings)
     await runCommand("cli seed-demo", [process.execPath, "scripts/cli.ts", "seed-demo"], lanternEnv(options));
     // BENCH_ONLY=list or chat (index.ts) runs just that part.
     const only = process.env.BENCH_ONLY;
+    const formSave = only
+      ? []
+      : await part(`Saving a ${FORM_WIDGETS}-widget form, p50 (Postgres)`, "ms", () =>
+          withServer(ctx, options, async (server) =>
+            measureFormSave({ base: server.base, cookie: await login(server.base, OWNER_EMAIL, DEMO_PASSWORD), saves: FORM_SAVES, progress: ctx.progress }),
+          ),
+        );
     const list = only && only !== "list" ? [] : await part(`Report list, ${formatCount(settings.listReports)} reports, p99 (Postgres)`, "ms", () => listRows(ctx, options, settings));
     // The chat alone still runs over the list's reports: the sidebar counts it may hold cost what they cost at that size.
     if (only === "chat") await timed(ctx, `seeding ${formatCount(settings.listReports)} reports`, () => seedReports(options.databaseUrl!, settings.listReports, "history"));
     const chat = only && only !== "chat" ? [] : await part(`Chat delivery, ${formatCount(settings.chatSockets)} sockets, p99 (Postgres)`, "ms", () => chatRows(ctx, options, settings));
-    return [...list, ...chat];
+    return [...formSave, ...list, ...chat];
   } finally {
     await removeDir();
     await dropDatabase();

@@ -2,6 +2,9 @@ import { and, asc, count, eq, inArray, or } from "drizzle-orm";
 import {
   guestMemberships,
   guestReportInvites,
+  reportFormBuilds,
+  reportFormNotes,
+  reportForms,
   reportConversationMessages,
   reportConversations,
   reportSubmissionAssignees,
@@ -53,6 +56,9 @@ export interface TargetIds {
   activity: string;
   /** The organisation-wide entry the demo seed wrote. */
   organisationActivity: string;
+  /** The form's deployed build, and an internal note on the form. */
+  formBuild: string;
+  formNote: string;
 }
 
 export interface HomeIds {
@@ -118,6 +124,9 @@ export async function buildNorthwindReport(server: TestServer): Promise<Northwin
   await must(owner.gql(`mutation ($id: ID!) { tagArchive(id: $id) { id } }`, { id: archivedTag.id }));
   const invite = await must<{ id: string }>(owner.gql(`mutation ($id: ID!) { reportSubmissionInviteUser(id: $id, email: "guest@northwind.test") { id } }`, { id: report }));
 
+  const formNoteText = "Northwind only: the form must mention the forklift hotline";
+  const formNote = await must<{ id: string }>(owner.gql(`mutation ($id: ID!, $note: String!) { reportFormNoteCreate(reportFormID: $id, note: $note) { id } }`, { id: form.id, note: formNoteText }));
+
   const seeded = async (status: "Substantiated" | "Completed" | "New") =>
     (await server.db.select({ id: reportSubmissions.id }).from(reportSubmissions).where(and(eq(reportSubmissions.organisationId, northwindId), eq(reportSubmissions.status, status))))[0]!.id;
   const entry = async (action: string, objectId: string) =>
@@ -140,11 +149,13 @@ export async function buildNorthwindReport(server: TestServer): Promise<Northwin
     user: userId.get("member@northwind.test")!,
     activity: await entry("JoinTeam", report),
     organisationActivity: await entry("SeedDemo", northwindId),
+    formBuild: form.deployedBuildId!,
+    formNote: formNote.id,
   };
   return {
     ids,
     home: { ownReport: report, ownTag: safety, ownUser: userId.get("member@northwind.test")! },
-    secrets: [credentials.reportID, summary, noteText, messageText, "loading-bay-log.txt", "Northwind old depot", ...Object.values(ids)],
+    secrets: [credentials.reportID, summary, noteText, messageText, "loading-bay-log.txt", "Northwind old depot", formNoteText, ...Object.values(ids)],
     owner,
     guest,
     reporter: follow,
@@ -160,6 +171,7 @@ export async function organisationState(server: TestServer, organisationId: stri
   const ownReports = db.select({ id: reportSubmissions.id }).from(reportSubmissions).where(eq(reportSubmissions.organisationId, organisationId));
   const ownUsers = db.select({ id: users.id }).from(users).where(eq(users.organisationId, organisationId));
   const ownTags = db.select({ id: tags.id }).from(tags).where(eq(tags.organisationId, organisationId));
+  const ownForms = db.select({ id: reportForms.id }).from(reportForms).where(eq(reportForms.organisationId, organisationId));
   const [audit] = await db.select({ n: count() }).from(userActivities);
   return {
     reports: await db.select().from(reportSubmissions).where(eq(reportSubmissions.organisationId, organisationId)).orderBy(asc(reportSubmissions.id)),
@@ -180,6 +192,9 @@ export async function organisationState(server: TestServer, organisationId: stri
     attachments: await db.select().from(reportSubmissionAttachments).where(inArray(reportSubmissionAttachments.submissionId, ownReports)).orderBy(asc(reportSubmissionAttachments.id)),
     invites: await db.select().from(guestReportInvites).where(eq(guestReportInvites.organisationId, organisationId)).orderBy(asc(guestReportInvites.id)),
     guestMemberships: await db.select().from(guestMemberships).where(eq(guestMemberships.organisationId, organisationId)).orderBy(asc(guestMemberships.userId)),
+    forms: await db.select().from(reportForms).where(eq(reportForms.organisationId, organisationId)).orderBy(asc(reportForms.id)),
+    formBuilds: await db.select().from(reportFormBuilds).where(inArray(reportFormBuilds.formId, ownForms)).orderBy(asc(reportFormBuilds.id)),
+    formNotes: await db.select().from(reportFormNotes).where(eq(reportFormNotes.organisationId, organisationId)).orderBy(asc(reportFormNotes.id)),
     auditEntries: audit!.n,
   };
 }

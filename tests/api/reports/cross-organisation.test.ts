@@ -44,6 +44,8 @@ const ORGANISATION = "Organisation is not found";
 const TAG = "Tag not found";
 const AUDIT = "Audit log not found";
 const INVITE = "Invite is not found";
+const FORM = "Report Form is not found";
+const FORM_INPUT = `{ name: "Planted form", widgets: [{ type: Section, title: "S" }, { type: ShortText, title: "Q" }] }`;
 
 interface Row {
   name: string;
@@ -89,6 +91,9 @@ const GRAPHQL: Row[] = [
   row("userActivities under another's entry", `query ($parent: ID) { userActivities(parentID: $parent) { total } }`, (i) => ({ parent: i.activity }), AUDIT, read),
   row("userActivity of the report", `query ($id: ID!) { userActivity(id: $id) { id action } }`, (i) => ({ id: i.activity }), AUDIT, read),
   row("userActivity of the organisation", `query ($id: ID!) { userActivity(id: $id) { id action } }`, (i) => ({ id: i.organisationActivity }), AUDIT, read),
+  row("reportFormGet", `query ($id: ID!) { reportFormGet(id: $id) { id name } }`, (i) => ({ id: i.form }), FORM, read),
+  row("reportFormNotes", `query ($id: ID!) { reportFormNotes(reportFormID: $id) { total list { id note } } }`, (i) => ({ id: i.form }), FORM, read),
+  row("reportForms of the organisation", `query ($org: ID) { reportForms(organisationID: $org, filter: All) { total list { id name } } }`, (i) => ({ org: i.organisation }), ORGANISATION, read),
 
   row("guestMemberReportInviteAccept", `mutation ($id: ID!) { guestMemberReportInviteAccept(id: $id) { id } }`, (i) => ({ id: i.invite }), INVITE, byGuest),
   row("guestMemberReportInviteReject", `mutation ($id: ID!) { guestMemberReportInviteReject(id: $id) { id } }`, (i) => ({ id: i.invite }), INVITE, byGuest),
@@ -113,6 +118,17 @@ const GRAPHQL: Row[] = [
   row("tagUpdate", `mutation ($id: ID!) { tagUpdate(id: $id, newName: "Renamed") { id } }`, (i) => ({ id: i.tag }), TAG),
   row("tagArchive", `mutation ($id: ID!) { tagArchive(id: $id) { id } }`, (i) => ({ id: i.tag }), TAG),
   row("tagUnarchive", `mutation ($id: ID!) { tagUnarchive(id: $id) { id } }`, (i) => ({ id: i.archivedTag }), TAG),
+  row("reportFormCreate in the organisation", `mutation ($org: ID) { reportFormCreate(input: { organisationID: $org, name: "Planted form", widgets: [{ type: Section, title: "S" }, { type: ShortText, title: "Q" }] }) { id } }`, (i) => ({ org: i.organisation }), ORGANISATION),
+  row("reportFormUpdate", `mutation ($id: ID!) { reportFormUpdate(id: $id, input: ${FORM_INPUT}) { id } }`, (i) => ({ id: i.form }), FORM),
+  row("reportFormPublish", `mutation ($id: ID!, $build: ID!) { reportFormPublish(id: $id, buildID: $build) { id } }`, (i) => ({ id: i.form, build: i.formBuild }), FORM),
+  row("reportFormUnpublish", `mutation ($id: ID!) { reportFormUnpublish(id: $id) { id } }`, (i) => ({ id: i.form }), FORM),
+  row("reportFormSecure", `mutation ($id: ID!) { reportFormSecure(id: $id, password: "planted password") { id } }`, (i) => ({ id: i.form }), FORM),
+  row("reportFormLockToggle", `mutation ($id: ID!) { reportFormLockToggle(id: $id) { id } }`, (i) => ({ id: i.form }), FORM),
+  row("reportFormArchive", `mutation ($id: ID!) { reportFormArchive(id: $id) { id } }`, (i) => ({ id: i.form }), FORM),
+  row("reportFormUnarchive", `mutation ($id: ID!) { reportFormUnarchive(id: $id) { id } }`, (i) => ({ id: i.form }), FORM),
+  row("reportFormNoteCreate", `mutation ($id: ID!) { reportFormNoteCreate(reportFormID: $id, note: "Planted") { id } }`, (i) => ({ id: i.form }), FORM),
+  row("reportFormNoteUpdate", `mutation ($id: ID!) { reportFormNoteUpdate(id: $id, note: "Rewritten") { id } }`, (i) => ({ id: i.formNote }), "Note is not found"),
+  row("reportFormNoteArchive", `mutation ($id: ID!) { reportFormNoteArchive(id: $id) { id } }`, (i) => ({ id: i.formNote }), "Note is not found"),
   row("reportConversationSendMessage", `mutation ($id: ID) { reportConversationSendMessage(reportSubmissionID: $id, input: { type: Text, message: "Planted" }) { id } }`, (i) => ({ id: i.report }), REPORT),
   row("reportConversationSendMessage with an image", STAFF_SEND_IMAGE, (i) => ({ id: i.report, caption: "" }), REPORT, { multipart: true }),
   row("reportConversationReadMessages of another's message", `mutation ($id: ID, $ids: [ID!]!) { reportConversationReadMessages(reportSubmissionID: $id, messageIDs: $ids) }`, (i) => ({ id: i.ownReport, ids: [i.message] }), null),
@@ -184,6 +200,8 @@ test("the snapshot holds every Northwind id the calls aim at, so an unchanged sn
   expect(state.reportTags).toContainEqual(expect.objectContaining({ submissionId: ids.report, tagId: ids.tag }));
   expect(state.tags.find((t) => t.id === ids.archivedTag)?.archived).toBe(true);
   expect(state.invites.find((invite) => invite.id === ids.invite)?.status).toBe("Opened");
+  expect(state.forms.find((f) => f.id === ids.form)?.deployedBuildId).toBe(ids.formBuild);
+  expect(state.formNotes.map((n) => n.id)).toContain(ids.formNote);
   expect(state.auditEntries).toBeGreaterThan(0);
 });
 
