@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { recordProblems } from "../helpers/browser.ts";
+import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
 import { demoInBrowser, expectAxeClean, signInToConsole } from "../helpers/console-browser.ts";
 
 // Issue 9's builder in Chromium: the demo owner builds a two-page form with every widget type and a
@@ -9,7 +10,6 @@ import { demoInBrowser, expectAxeClean, signInToConsole } from "../helpers/conso
 
 const suite = demoInBrowser();
 const CREATE = "/admin/manage/report-forms/create";
-const SAVED = "Report Form has been updated successfully";
 const LEAVE = "You have unsaved changes, are you sure you want to leave?";
 
 let editPath = "";
@@ -44,7 +44,7 @@ async function addWidget(page: Page, label: string, fields: Record<string, strin
 /** Saves and waits for the outcome: the success notice, or the error block (whose text then fails the test). */
 async function save(page: Page, expected: "saved" | "refused" = "saved") {
   await page.getByRole("button", { name: "Save", exact: true }).click();
-  await page.locator(".builder__error").or(page.getByText(SAVED).first()).first().waitFor();
+  await page.locator(".builder__error").or(page.getByText(/^(Report Form|Form Template) has been updated successfully$/).first()).first().waitFor();
   const error = (await page.locator(".builder__error").count()) > 0 ? await page.locator(".builder__error").textContent() : null;
   if (expected === "saved") expect(error).toBeNull();
   return error;
@@ -241,6 +241,42 @@ describe("the form builder in Chromium", () => {
     await save(page);
     await page.getByText(/This form is locked/).waitFor({ state: "detached" });
     expect(await page.getByLabel("Form Name").isDisabled()).toBe(false);
+    await page.context().close();
+  });
+
+  test("a super admin's template becomes the start of an owner's new form", async () => {
+    const { browser, consoleOrigin } = suite;
+    const admin = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+    await admin.goto(`${consoleOrigin}/admin`);
+    await admin.getByLabel("Email Address").fill("admin@lantern.test");
+    await admin.getByLabel("Password").fill(DEMO_PASSWORD);
+    await admin.getByRole("button", { name: "Login" }).click();
+    await admin.waitForURL((url) => url.pathname !== "/admin");
+    await admin.goto(`${consoleOrigin}/admin/manage/form-templates/create`);
+    await admin.getByRole("heading", { name: "Create A Form Template" }).waitFor();
+    await admin.getByLabel("Template Name").fill("Builder Template");
+    await addWidget(admin, "Section", { "Section Title": "Start" });
+    await addWidget(admin, "Multiple Options 1 choice", { Question: "Is it urgent" }, ["Yes", "No"]);
+    await addWidget(admin, "Multiline", { Question: "Why" });
+    await save(admin);
+    await admin.getByRole("heading", { name: "Edit A Form Template" }).waitFor();
+    const templateID = new URL(admin.url()).pathname.split("/").at(-1)!;
+    await admin.context().close();
+
+    const page = await ownerPage(browser, consoleOrigin);
+    await page.goto(`${consoleOrigin}${CREATE}?template_id=${templateID}`);
+    await page.getByRole("heading", { name: "Create A Report Form" }).waitFor();
+    expect(await page.getByLabel("Form Name").inputValue()).toBe("Builder Template");
+    expect(await titles(page)).toEqual(["Start", "Is it urgent", "Why"]);
+    await page.getByLabel("Form Name").fill("From the template");
+    await save(page);
+    await page.getByRole("heading", { name: "Edit A Report Form" }).waitFor();
+    expect(await titles(page)).toEqual(["Start", "Is it urgent", "Why"]);
+
+    await page.goto(`${consoleOrigin}${CREATE}?template_id=no-such-template`);
+    await page.getByRole("heading", { name: "Form Template is not found" }).waitFor();
+    await page.goto(`${consoleOrigin}/admin/manage/report-forms/edit/no-such-form`);
+    await page.getByRole("heading", { name: "Report Form is not found" }).waitFor();
     await page.context().close();
   });
 });
