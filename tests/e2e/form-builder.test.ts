@@ -273,6 +273,16 @@ describe("the form builder in Chromium", () => {
     await page.getByRole("heading", { name: "Edit A Report Form" }).waitFor();
     expect(await titles(page)).toEqual(["Start", "Is it urgent", "Why"]);
 
+    // Publish and Unpublish are offered by state (spec §4); the saved build goes live.
+    expect(await page.getByRole("button", { name: "Unpublish" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
+    await page.getByText("Report Form has been published").first().waitFor();
+    await page.getByText("Status: Published").waitFor();
+    expect(await page.getByRole("button", { name: "Publish", exact: true }).count()).toBe(0);
+    await page.getByRole("button", { name: "Unpublish" }).click();
+    await page.getByText("Report Form has been unpublished").first().waitFor();
+    await page.getByText("Status: Unpublished").waitFor();
+
     await page.goto(`${consoleOrigin}${CREATE}?template_id=no-such-template`);
     await page.getByRole("heading", { name: "Form Template is not found" }).waitFor();
     await page.goto(`${consoleOrigin}/admin/manage/report-forms/edit/no-such-form`);
