@@ -33,6 +33,8 @@ async function ownerPage(browser: Browser, origin: string, width = 1440): Promis
 async function addWidget(page: Page, label: string, fields: Record<string, string>, options: string[] = []) {
   await page.getByRole("group", { name: "Add a widget" }).getByRole("button", { name: `+ ${label}`, exact: true }).click();
   const panel = list(page).locator(".builder-widget__panel");
+  // The new widget's first field has focus: its title can be typed at once.
+  await panel.locator("input:focus").waitFor();
   for (const [field, value] of Object.entries(fields)) await panel.getByLabel(field, { exact: true }).fill(value);
   for (const option of options) {
     await panel.getByLabel("Options", { exact: true }).fill(option);

@@ -26,6 +26,8 @@ export function BuilderScreen({ kind, initial, loaded: firstLoaded, organisation
   const [state, dispatch] = useReducer(builderReducer, undefined, initial);
   const [loaded, setLoaded] = useState(firstLoaded);
   const [openId, setOpenId] = useState<string | null>(null);
+  /** The widget just added: its first field takes focus, so its title can be typed at once. */
+  const [addedId, setAddedId] = useState<string | null>(null);
   const [conditionsFor, setConditionsFor] = useState<string | null>(null);
   const leaveSaved = useLeaveGuard(state.dirty);
   const onLoaded = (next: Loaded) => {
@@ -42,11 +44,17 @@ export function BuilderScreen({ kind, initial, loaded: firstLoaded, organisation
   const problems = actions.fieldProblems;
   const conditionsWidget = state.widgets.find((widget) => widget.id === conditionsFor);
 
+  const openWidget = (id: string | null) => {
+    setAddedId(null);
+    setOpenId(id);
+  };
+
   // A new widget opens in the editor, ready for its title.
   const add = (action: BuilderAction & { type: 'add' }) => {
     const id = localId();
     dispatch({ ...action, id });
     setOpenId(id);
+    setAddedId(id);
   };
 
   return (
@@ -123,7 +131,7 @@ export function BuilderScreen({ kind, initial, loaded: firstLoaded, organisation
                 </button>
               ))}
             </div>
-            <WidgetList widgets={state.widgets} refusal={state.refusal} dispatch={dispatch} problems={problems} locked={locked} openId={openId} onOpen={setOpenId} onConditions={setConditionsFor} />
+            <WidgetList widgets={state.widgets} refusal={state.refusal} dispatch={dispatch} problems={problems} locked={locked} openId={openId} addedId={addedId} onOpen={openWidget} onConditions={setConditionsFor} />
           </section>
           {kind === 'form' && (
             <section className="card stack" aria-labelledby="builder-settings-title">

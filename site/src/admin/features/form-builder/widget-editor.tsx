@@ -7,13 +7,15 @@ type WidgetEditorProps = {
   dispatch: (action: BuilderAction) => void;
   problems: Readonly<Record<string, string>>;
   disabled: boolean;
+  autoFocus?: boolean;
 };
 
-type TextProps = { id: string; label: string; value: string; onChange: (value: string) => void; error?: string | undefined; disabled: boolean; multiline?: boolean };
+type TextProps = { id: string; label: string; value: string; onChange: (value: string) => void; error?: string | undefined; disabled: boolean; multiline?: boolean; autoFocus?: boolean };
 
-function Text({ id, label, value, onChange, error, disabled, multiline }: TextProps) {
+function Text({ id, label, value, onChange, error, disabled, multiline, autoFocus }: TextProps) {
   const shared = {
     id,
+    autoFocus,
     className: 'field__input',
     value,
     disabled,
@@ -37,15 +39,16 @@ function Text({ id, label, value, onChange, error, disabled, multiline }: TextPr
 }
 
 /** One widget's own fields: what the reporter reads and must answer. */
-export function WidgetEditor({ widget, dispatch, problems, disabled }: WidgetEditorProps) {
+export function WidgetEditor({ widget, dispatch, problems, disabled, autoFocus = false }: WidgetEditorProps) {
   const base = `widget-${widget.id}`;
   const update = (patch: Partial<Omit<FormWidget, 'id' | 'type' | 'condition'>>) => dispatch({ type: 'update', id: widget.id, patch });
   const isSection = widget.type === 'Section';
   const asksAnswer = !isSection && widget.type !== 'Note';
+  const pageBreak = isSection && widget.pageName !== null;
   return (
     <div className="builder-widget__editor stack">
-      {isSection && widget.pageName !== null && (
-        <Text id={`${base}-page`} label="Page Name" value={widget.pageName} onChange={(pageName) => update({ pageName })} error={problems[`${base}-page`]} disabled={disabled} />
+      {pageBreak && (
+        <Text id={`${base}-page`} label="Page Name" value={widget.pageName ?? ''} onChange={(pageName) => update({ pageName })} error={problems[`${base}-page`]} disabled={disabled} autoFocus={autoFocus} />
       )}
       <Text
         id={`${base}-title`}
@@ -54,6 +57,7 @@ export function WidgetEditor({ widget, dispatch, problems, disabled }: WidgetEdi
         onChange={(title) => update({ title })}
         error={problems[`${base}-title`]}
         disabled={disabled}
+        autoFocus={autoFocus && !pageBreak}
       />
       {asksAnswer && (
         <label className="builder-check">

@@ -13,6 +13,7 @@ type WidgetListProps = {
   problems: Readonly<Record<string, string>>;
   locked: boolean;
   openId: string | null;
+  addedId: string | null;
   onOpen: (id: string | null) => void;
   onConditions: (id: string) => void;
 };
@@ -27,9 +28,16 @@ function describe(widget: FormWidget | undefined): string {
 const INSTRUCTIONS =
   'To reorder a widget, press Space or Enter on its Move button to pick it up. Use the up and down arrow keys to move it, Space or Enter to drop it there, or Escape to put it back.';
 
-type ItemProps = Omit<WidgetListProps, 'widgets' | 'refusal' | 'openId' | 'onOpen'> & { widget: FormWidget; position: number; total: number; open: boolean; onToggle: () => void };
+type ItemProps = Omit<WidgetListProps, 'widgets' | 'refusal' | 'openId' | 'addedId' | 'onOpen'> & {
+  widget: FormWidget;
+  position: number;
+  total: number;
+  open: boolean;
+  added: boolean;
+  onToggle: () => void;
+};
 
-function SortableWidget({ widget, position, total, open, onToggle, dispatch, problems, locked, onConditions }: ItemProps) {
+function SortableWidget({ widget, position, total, open, added, onToggle, dispatch, problems, locked, onConditions }: ItemProps) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: widget.id, disabled: locked });
   const style = { transform: CSS.Transform.toString(transform), transition };
   const name = describe(widget);
@@ -51,7 +59,7 @@ function SortableWidget({ widget, position, total, open, onToggle, dispatch, pro
       </div>
       {open && (
         <div id={`widget-${widget.id}-panel`} className="builder-widget__panel stack">
-          <WidgetEditor widget={widget} dispatch={dispatch} problems={problems} disabled={locked} />
+          <WidgetEditor widget={widget} dispatch={dispatch} problems={problems} disabled={locked} autoFocus={added} />
           <div className="actions">
             <button type="button" className="button button--secondary button--small" disabled={locked} onClick={() => onConditions(widget.id)}>
               Conditions{rules > 0 ? ` (${rules})` : ''}
@@ -73,7 +81,7 @@ function SortableWidget({ widget, position, total, open, onToggle, dispatch, pro
  * The form's widgets in order, reordered by dragging with a pointer or with the keyboard. A drop
  * that would put a condition above its question is refused and the reason said aloud.
  */
-export function WidgetList({ widgets, refusal, dispatch, problems, locked, openId, onOpen, onConditions }: WidgetListProps) {
+export function WidgetList({ widgets, refusal, dispatch, problems, locked, openId, addedId, onOpen, onConditions }: WidgetListProps) {
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
   const ids = widgets.map((widget) => widget.id);
   const find = (id: UniqueIdentifier) => widgets.find((widget) => widget.id === id);
@@ -110,6 +118,7 @@ export function WidgetList({ widgets, refusal, dispatch, problems, locked, openI
                 position={index + 1}
                 total={widgets.length}
                 open={openId === widget.id}
+                added={addedId === widget.id}
                 onToggle={() => onOpen(openId === widget.id ? null : widget.id)}
                 dispatch={dispatch}
                 problems={problems}
