@@ -33,6 +33,40 @@ export function reportDetailPath(tab: ReportTab, reportFormID: string, reportSub
   return organisationID ? `/admin/manage/organisations/reports/${tab}/${enc(organisationID)}/${ids}` : `/admin/manage/reports/${tab}/${ids}`;
 }
 
+/** The form page's tabs; 'edit' is the builder's screen, the other two are this feature's. */
+export const REPORT_FORM_TABS = ['overview', 'edit', 'internal-notes'] as const;
+export type ReportFormTab = (typeof REPORT_FORM_TABS)[number];
+
+/** The organisation's report forms (spec §2 Report forms). */
+export function reportFormListPath(organisationID?: string): string {
+  return organisationID ? `/admin/manage/organisations/report-forms/${enc(organisationID)}` : '/admin/manage/report-forms';
+}
+
+/** The builder for a new form; a template's id starts it from that template. */
+export function reportFormCreatePath(organisationID?: string, templateID?: string): string {
+  const path = organisationID ? `/admin/manage/organisations/report-forms/create/${enc(organisationID)}` : '/admin/manage/report-forms/create';
+  return templateID ? `${path}?template_id=${enc(templateID)}` : path;
+}
+
+export function reportFormPath(tab: ReportFormTab, reportFormID: string, organisationID?: string): string {
+  return organisationID
+    ? `/admin/manage/organisations/report-forms/${tab}/${enc(organisationID)}/${enc(reportFormID)}`
+    : `/admin/manage/report-forms/${tab}/${enc(reportFormID)}`;
+}
+
+/** Form templates are the super admin's, across organisations (spec §2 Form templates). */
+export function formTemplateListPath(): string {
+  return '/admin/manage/form-templates';
+}
+
+export function formTemplateCreatePath(): string {
+  return '/admin/manage/form-templates/create';
+}
+
+export function formTemplateEditPath(reportFormTemplateID: string): string {
+  return `/admin/manage/form-templates/edit/${enc(reportFormTemplateID)}`;
+}
+
 export type Screen =
   | { name: 'root' }
   | { name: 'dashboard'; organisationID?: string }
@@ -40,11 +74,21 @@ export type Screen =
   | { name: 'report-list'; organisationID?: string; tagID?: string }
   | { name: 'report-detail'; tab: ReportTab; reportFormID: string; reportSubmissionID: string; organisationID?: string }
   | { name: 'conversations'; organisationID?: string }
+  | { name: 'report-form-list'; organisationID?: string }
+  | { name: 'report-form-create'; organisationID?: string }
+  | { name: 'report-form'; tab: ReportFormTab; reportFormID: string; organisationID?: string }
+  | { name: 'form-template-list' }
+  | { name: 'form-template-create' }
+  | { name: 'form-template-edit'; reportFormTemplateID: string }
   | { name: 'settings' }
   | { name: 'not-found' };
 
 function isTab(value: string | undefined): value is ReportTab {
   return (REPORT_TABS as readonly string[]).includes(value ?? '');
+}
+
+function isFormTab(value: string | undefined): value is ReportFormTab {
+  return (REPORT_FORM_TABS as readonly string[]).includes(value ?? '');
 }
 
 function decode(segment: string): string | undefined {
@@ -75,6 +119,10 @@ function matchManage(p: string[]): Screen {
   if (a === 'reports' && n === 4 && isTab(b)) return { name: 'report-detail', tab: b, reportFormID: c!, reportSubmissionID: d! };
   if (a === 'tags' && b === 'reports' && n === 3) return { name: 'report-list', tagID: c! };
   if (a === 'report-conversations' && n === 1) return { name: 'conversations' };
+  if (a === 'report-forms' && n === 1) return { name: 'report-form-list' };
+  if (a === 'report-forms' && n === 2 && b === 'create') return { name: 'report-form-create' };
+  if (a === 'report-forms' && n === 3 && isFormTab(b)) return { name: 'report-form', tab: b, reportFormID: c! };
+  if (a === 'form-templates') return matchTemplates(p.slice(1));
   if (a !== 'organisations') return { name: 'not-found' };
   if (n === 1) return { name: 'organisations' };
   if (b === 'dashboard' && n === 3) return { name: 'dashboard', organisationID: c! };
@@ -82,5 +130,17 @@ function matchManage(p: string[]): Screen {
   if (b === 'reports' && n === 6 && isTab(c)) return { name: 'report-detail', tab: c, organisationID: d!, reportFormID: e!, reportSubmissionID: f! };
   if (b === 'tags' && c === 'reports' && n === 5) return { name: 'report-list', organisationID: d!, tagID: e! };
   if (b === 'report-conversations' && n === 3) return { name: 'conversations', organisationID: c! };
+  if (b === 'report-forms' && n === 3) return { name: 'report-form-list', organisationID: c! };
+  if (b === 'report-forms' && n === 4 && c === 'create') return { name: 'report-form-create', organisationID: d! };
+  if (b === 'report-forms' && n === 5 && isFormTab(c)) return { name: 'report-form', tab: c, organisationID: d!, reportFormID: e! };
+  return { name: 'not-found' };
+}
+
+/** The part after /admin/manage/form-templates/. */
+function matchTemplates([a, b, ...rest]: string[]): Screen {
+  if (rest.length > 0) return { name: 'not-found' };
+  if (a === undefined) return { name: 'form-template-list' };
+  if (a === 'create' && b === undefined) return { name: 'form-template-create' };
+  if (a === 'edit' && b !== undefined) return { name: 'form-template-edit', reportFormTemplateID: b };
   return { name: 'not-found' };
 }

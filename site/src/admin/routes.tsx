@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { LoginPage } from './features/auth/components/login-page';
 import { endSession, refreshViewer } from './features/auth/session-store';
 import { ConversationsPage } from './features/conversations/conversations-page';
@@ -36,6 +36,33 @@ const PUBLIC_PATHS = [
   /^\/admin\/verify(?:\/[^/]+)?$/,
 ];
 
+// The forms' screens, and above all the builder with its drag-and-drop and editor libraries, are
+// separate chunks: the login page and the reports never download them. Each keeps its export's
+// name as displayName, so the route table's tests (and React's tools) can tell them apart.
+function lazyScreen<N extends string, P>(name: N, load: () => Promise<Record<N, ComponentType<P>>>) {
+  return Object.assign(
+    lazy(() => load().then((module) => ({ default: module[name] }))),
+    { displayName: name },
+  );
+}
+
+const FormsPage = lazyScreen('FormsPage', () => import('./features/forms/forms-page'));
+const FormPage = lazyScreen('FormPage', () => import('./features/forms/report-form-page'));
+const FormTemplatesPage = lazyScreen('FormTemplatesPage', () => import('./features/form-templates/form-templates-page'));
+const FormBuilderPage = lazyScreen('FormBuilderPage', () => import('./features/form-builder/form-builder-page'));
+
+function LoadingScreen() {
+  return (
+    <main className="admin-page">
+      <p className="muted" role="status">
+        Loading…
+      </p>
+    </main>
+  );
+}
+
+const chunk = (element: ReactNode) => <Suspense fallback={<LoadingScreen />}>{element}</Suspense>;
+
 function page(layout: 'bare' | 'shell', element: ReactNode, organisationID?: string): RouteResult {
   return organisationID ? { kind: 'page', layout, element, organisationID } : { kind: 'page', layout, element };
 }
@@ -59,10 +86,47 @@ export function resolveSignedInRoute(location: AdminLocation, viewer: Viewer, re
   const screen = matchScreen(location.pathname);
   // The organisation-scoped variants are the super admin's way into one organisation.
   if ('organisationID' in screen && screen.organisationID !== undefined && !isSuperAdmin(viewer)) return notFound();
-  return screenRoute(screen, viewer, returnPath);
+  return screenRoute(screen, viewer, location.search, returnPath);
 }
 
-function screenRoute(screen: Screen, viewer: Viewer, returnPath?: string): RouteResult {
+type FormScreen = Extract<Screen, { name: 'report-form-list' | 'report-form-create' | 'report-form' | 'form-template-list' | 'form-template-create' | 'form-template-edit' }>;
+
+/** The report forms and form templates: each screen behind its permission (spec §2, §6). */
+function formRoute(screen: FormScreen, viewer: Viewer, search: string): RouteResult {
+  const orgKey = 'organisationID' in screen ? (screen.organisationID ?? '') : '';
+  const org = 'organisationID' in screen && screen.organisationID !== undefined ? { organisationID: screen.organisationID } : {};
+  const shell = (element: ReactNode) => page('shell', chunk(element), org.organisationID);
+  switch (screen.name) {
+    case 'report-form-list':
+      if (!can(viewer, 'ReportFormList')) return notFound();
+      return shell(<FormsPage key={orgKey} viewer={viewer} {...org} />);
+    case 'report-form-create': {
+      if (!can(viewer, 'ReportFormCreate')) return notFound();
+      // ?template_id= starts the new form from that template (spec §2 Report forms).
+      const templateID = new URLSearchParams(search).get('template_id') || undefined;
+      return shell(<FormBuilderPage key={`${orgKey}/${templateID ?? ''}`} viewer={viewer} kind="form" {...org} {...(templateID ? { templateID } : {})} />);
+    }
+    case 'report-form': {
+      if (screen.tab === 'edit') {
+        if (!can(viewer, 'ReportFormUpdate')) return notFound();
+        return shell(<FormBuilderPage key={screen.reportFormID} viewer={viewer} kind="form" reportFormID={screen.reportFormID} {...org} />);
+      }
+      if (!can(viewer, screen.tab === 'overview' ? 'ReportFormRead' : 'ReportFormNoteList')) return notFound();
+      return shell(<FormPage key={screen.reportFormID} viewer={viewer} tab={screen.tab} reportFormID={screen.reportFormID} {...org} />);
+    }
+    case 'form-template-list':
+      if (!can(viewer, 'ReportFormTemplateCreate')) return notFound();
+      return shell(<FormTemplatesPage />);
+    case 'form-template-create':
+      if (!can(viewer, 'ReportFormTemplateCreate')) return notFound();
+      return shell(<FormBuilderPage key="new-template" viewer={viewer} kind="template" />);
+    case 'form-template-edit':
+      if (!can(viewer, 'ReportFormTemplateCreate')) return notFound();
+      return shell(<FormBuilderPage key={screen.reportFormTemplateID} viewer={viewer} kind="template" reportFormTemplateID={screen.reportFormTemplateID} />);
+  }
+}
+
+function screenRoute(screen: Screen, viewer: Viewer, search: string, returnPath?: string): RouteResult {
   const home = homePathFor(viewer);
   switch (screen.name) {
     case 'root':
@@ -102,6 +166,13 @@ function screenRoute(screen: Screen, viewer: Viewer, returnPath?: string): Route
     case 'conversations':
       if (!can(viewer, 'ReportConversationList')) return notFound();
       return page('shell', <ConversationsPage key={screen.organisationID ?? ''} viewer={viewer} organisationID={screen.organisationID} />, screen.organisationID);
+    case 'report-form-list':
+    case 'report-form-create':
+    case 'report-form':
+    case 'form-template-list':
+    case 'form-template-create':
+    case 'form-template-edit':
+      return formRoute(screen, viewer, search);
     case 'settings':
       // Any signed-in user, guest members included (spec §2).
       return page('shell', <SettingsPage onProfileSaved={afterProfileSave} onPasswordChanged={afterPasswordChange} />);

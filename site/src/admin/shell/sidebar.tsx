@@ -1,8 +1,8 @@
 import { useStore } from '../../lib/use-store';
-import { conversationsPath, dashboardPath, reportListPath, settingsPath } from '../paths';
+import { conversationsPath, dashboardPath, formTemplateListPath, reportFormListPath, reportListPath, settingsPath } from '../paths';
 import { $location } from '../router';
 import { Link } from '../ui/link';
-import { can, isGuestMember, type Viewer } from '../viewer';
+import { can, isGuestMember, isSuperAdmin, type Viewer } from '../viewer';
 
 type SidebarProps = {
   viewer: Viewer;
@@ -19,7 +19,7 @@ type SidebarProps = {
 type Item = { label: string; to: string; active: (pathname: string) => boolean; badge?: { count: number; label: string } };
 
 /**
- * Only screens that exist are linked (Resources, Forms and the rest of the Manage section join as
+ * Only screens that exist are linked (Resources and the rest of the Manage section join as
  * they are built), so the menu never leads nowhere.
  */
 function activityItems(viewer: Viewer, organisationID: string | undefined, unassignedReports: number | undefined, unreadMessages: number | undefined): Item[] {
@@ -47,10 +47,22 @@ function activityItems(viewer: Viewer, organisationID: string | undefined, unass
   return items;
 }
 
-/** Manage: the viewer's own profile for everyone; users, tags and the rest as they are built. */
-function manageItems(): Item[] {
-  const to = settingsPath();
-  return [{ label: 'Profile', to, active: (pathname) => pathname === to }];
+/** Reporting: the organisation's forms, for owners and admins, and for a super admin inside one organisation. */
+function reportingItems(viewer: Viewer, organisationID: string | undefined): Item[] {
+  if (!can(viewer, 'ReportFormList') || (isSuperAdmin(viewer) && organisationID === undefined)) return [];
+  const to = reportFormListPath(organisationID);
+  return [{ label: 'Forms', to, active: (pathname) => pathname === to || /^\/admin\/manage(\/organisations)?\/report-forms\//.test(pathname) }];
+}
+
+/** Manage: the viewer's own profile for everyone, form templates for the super admin; users, tags and the rest as they are built. */
+function manageItems(viewer: Viewer): Item[] {
+  const profile = settingsPath();
+  const items: Item[] = [{ label: 'Profile', to: profile, active: (pathname) => pathname === profile }];
+  if (can(viewer, 'ReportFormTemplateCreate')) {
+    const to = formTemplateListPath();
+    items.push({ label: 'Form Templates', to, active: (pathname) => pathname === to || pathname.startsWith(`${to}/`) });
+  }
+  return items;
 }
 
 function SidebarSection({ heading, items, pathname }: { heading: string; items: Item[]; pathname: string }) {
@@ -86,7 +98,8 @@ export function Sidebar({ viewer, organisationID, open, unassignedReports, unrea
     <nav id={SIDEBAR_ID} className={`sidebar${open ? ' sidebar--open' : ''}`} aria-label="Main">
       <p className="sidebar__title">Admin Control Panel</p>
       <SidebarSection heading="Activity" items={activityItems(viewer, organisationID, unassignedReports, unreadMessages)} pathname={pathname} />
-      <SidebarSection heading="Manage" items={manageItems()} pathname={pathname} />
+      <SidebarSection heading="Reporting" items={reportingItems(viewer, organisationID)} pathname={pathname} />
+      <SidebarSection heading="Manage" items={manageItems(viewer)} pathname={pathname} />
       <div className="sidebar__section sidebar__section--end">
         <button type="button" className="sidebar__link sidebar__logout" onClick={onSignOut} disabled={signingOut}>
           Logout

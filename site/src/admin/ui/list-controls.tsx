@@ -1,4 +1,5 @@
 import { SORT_DIRECTIONS } from '../../../../api/shared/enums';
+import { FILTER_LIST_OPTIONS, type FilterListParams } from './filter-list-params';
 import { SEARCH_MAX_LENGTH } from './list-address';
 import { SelectField, type SelectOption } from './select-field';
 
@@ -51,5 +52,31 @@ export function SortFields<K extends string>({ idPrefix, sortBy, sortDir, sortOp
         onChange={(value) => onChange({ sortDir: value as SortDirection, page: 1 })}
       />
     </>
+  );
+}
+
+type FilterListControlsProps = {
+  idPrefix: string;
+  placeholder: string;
+  filter: FilterListParams['filter'];
+  searchText: string;
+  onSearchText: (text: string) => void;
+  /** A new filter goes back to page 1. */
+  onChange: (change: Partial<FilterListParams>) => void;
+};
+
+/** Search and the Active / Archived / All filter: the controls of the lists that have nothing else to sort by. */
+export function FilterListControls({ idPrefix, placeholder, filter, searchText, onSearchText, onChange }: FilterListControlsProps) {
+  return (
+    <div className="list-controls" role="search">
+      <SearchField id={`${idPrefix}-search`} value={searchText} placeholder={placeholder} onChange={onSearchText} />
+      <SelectField
+        id={`${idPrefix}-filter`}
+        label="Filter"
+        value={filter}
+        options={FILTER_LIST_OPTIONS}
+        onChange={(value) => onChange({ filter: value as FilterListParams['filter'], page: 1 })}
+      />
+    </div>
   );
 }

@@ -45,10 +45,12 @@ export function returnFocusTo(opener: HTMLElement | undefined): void {
   document.addEventListener('focusin', stop);
 }
 
-/** One key per screen: a report's tabs share theirs, every other address is its own. */
+/** One key per screen: a report's tabs share theirs, so do a form's Overview and Internal Notes; every other address is its own. */
 function screenKey(pathname: string): string {
   const screen = matchScreen(pathname);
-  return screen.name === 'report-detail' ? `report-detail/${screen.reportSubmissionID}` : pathname;
+  if (screen.name === 'report-detail') return `report-detail/${screen.reportSubmissionID}`;
+  if (screen.name === 'report-form' && screen.tab !== 'edit') return `report-form/${screen.reportFormID}`;
+  return pathname;
 }
 
 /**

@@ -36,3 +36,20 @@ export function useListAddress<P extends ListState>(read: (query: string) => P, 
 
   return { params, searchText, setSearchText, update };
 }
+
+/**
+ * A page past the end (after an archive, an old link, a filter that now matches fewer) goes to the
+ * last page there is, replacing the address rather than adding to the history.
+ */
+export function useLastPageGuard(
+  rows: readonly unknown[] | undefined,
+  total: number,
+  page: number,
+  pageSize: number,
+  update: (change: { page: number }, replace: boolean) => void,
+): void {
+  useEffect(() => {
+    const pages = Math.max(1, Math.ceil(total / pageSize));
+    if (rows && rows.length === 0 && total > 0 && page > pages) update({ page: pages }, true);
+  }, [rows, total, page, pageSize, update]);
+}

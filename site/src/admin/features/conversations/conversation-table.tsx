@@ -1,6 +1,7 @@
 import { isSuperAdmin, type Viewer } from '../../viewer';
 import type { ConversationRow as Row } from './conversations-api';
 import { ConversationRow } from './conversation-row';
+import { ActionsHeader } from '../../ui/actions-header';
 
 type ConversationTableProps = {
   rows: Row[];
@@ -25,11 +26,7 @@ export function ConversationTable({ rows, viewer, organisationID, savingID, onPr
             <th scope="col">Unread</th>
             <th scope="col">Reporter</th>
             <th scope="col">Priority</th>
-            {hasActions && (
-              <th scope="col" className="table__actions">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            )}
+            {hasActions && <ActionsHeader />}
           </tr>
         </thead>
         <tbody>

@@ -5,7 +5,7 @@ import { ErrorBanner } from '../../ui/error-banner';
 import { errorMessage } from '../../ui/errors';
 import { notify } from '../../ui/notice-store';
 import { Pagination } from '../../ui/pagination';
-import { useListAddress } from '../../ui/use-list-address';
+import { useLastPageGuard, useListAddress } from '../../ui/use-list-address';
 import { useLiveRefresh } from '../../ui/use-live-refresh';
 import type { Viewer } from '../../viewer';
 import { ConversationControls } from './conversation-controls';
@@ -58,11 +58,7 @@ export function ConversationsPage({ viewer, organisationID }: ConversationsPageP
 
   const total = list.data?.reportConversations.total ?? 0;
   const rows = list.data?.reportConversations.list;
-  // A page past the end (an old link, a filter that now matches fewer) goes to the last page there is.
-  useEffect(() => {
-    const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-    if (rows && rows.length === 0 && total > 0 && params.page > pages) update({ page: pages }, true);
-  }, [rows, total, params.page, update]);
+  useLastPageGuard(rows, total, params.page, PAGE_SIZE, update);
 
   const changePriority = async (row: ConversationRow, priority: string) => {
     setPriorityError(undefined);

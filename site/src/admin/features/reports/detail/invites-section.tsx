@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { formatDateTime } from '../../../../lib/format';
+import { ActionsHeader } from '../../../ui/actions-header';
 import { Badge } from '../../../ui/badges';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { EmailDialog } from '../../../ui/email-dialog';
@@ -48,9 +49,7 @@ export function InvitesSection({ reportID }: { reportID: string }) {
                 <th scope="col">Email</th>
                 <th scope="col">Status</th>
                 <th scope="col">Invited At</th>
-                <th scope="col" className="table__actions">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+                <ActionsHeader />
               </tr>
             </thead>
             <tbody>

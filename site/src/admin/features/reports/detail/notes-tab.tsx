@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { ErrorBanner } from '../../../ui/error-banner';
 import { errorMessage } from '../../../ui/errors';
+import { NoteForm } from '../../../ui/note-form';
 import { notify } from '../../../ui/notice-store';
 import { Pagination } from '../../../ui/pagination';
 import { NOTE_CREATE_MUTATION, NOTES_QUERY, type ReportDetail, type ReportNote } from './detail-api';
@@ -43,52 +44,13 @@ export function NotesTab({ report, rules }: { report: ReportDetail; rules: Repor
 }
 
 function NewNoteForm({ reportID, onPosted }: { reportID: string; onPosted: () => void }) {
-  const [text, setText] = useState('');
-  const [fieldError, setFieldError] = useState<string>();
-  const [error, setError] = useState<string>();
-  const [state, create] = useMutation(NOTE_CREATE_MUTATION);
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (state.fetching) return;
-    const note = text.trim();
-    setFieldError(note === '' ? 'Required' : undefined);
-    setError(undefined);
-    if (note === '') return;
+  const [, create] = useMutation(NOTE_CREATE_MUTATION);
+  const post = async (note: string) => {
     const result = await create({ id: reportID, note }, NOTES_CONTEXT);
-    if (result.error) return setError(errorMessage(result.error));
-    setText('');
+    if (result.error) return errorMessage(result.error);
     notify('New Note successfully posted');
     onPosted();
+    return undefined;
   };
-
-  return (
-    <form className="stack note-form" noValidate onSubmit={submit}>
-      <ErrorBanner message={error} />
-      <div className="field">
-        <label className="field__label" htmlFor="new-note">
-          New Note
-        </label>
-        <textarea
-          id="new-note"
-          className="field__input"
-          rows={3}
-          value={text}
-          aria-invalid={fieldError ? true : undefined}
-          aria-describedby={fieldError ? 'new-note-error' : undefined}
-          onChange={(event) => setText(event.target.value)}
-        />
-        {fieldError && (
-          <p className="field__error" id="new-note-error">
-            {fieldError}
-          </p>
-        )}
-      </div>
-      <div className="actions">
-        <button type="submit" className="button" disabled={state.fetching}>
-          {state.fetching ? 'Posting…' : 'Post Note'}
-        </button>
-      </div>
-    </form>
-  );
+  return <NoteForm id="new-note" onPost={post} />;
 }

@@ -3,7 +3,9 @@ import { AnswerPages } from '../../../../forms/answer-pages';
 import { formatDateTime } from '../../../../lib/format';
 import { ErrorBanner } from '../../../ui/error-banner';
 import { errorMessage } from '../../../ui/errors';
-import type { Viewer } from '../../../viewer';
+import { reportFormPath } from '../../../paths';
+import { Link } from '../../../ui/link';
+import { can, type Viewer } from '../../../viewer';
 import { ANSWERS_QUERY, type AnswerPage, type ReportDetail } from './detail-api';
 import { IdentifiersCard } from './identifiers-card';
 import type { ReportRules } from './report-rules';
@@ -14,12 +16,18 @@ export function OverviewTab({ viewer, report, rules, organisationID }: OverviewT
   return (
     <div className="report-overview">
       {rules.showIdentifiers && <IdentifiersCard viewer={viewer} report={report} organisationID={organisationID} />}
-      <DetailsCard report={report} />
+      <DetailsCard report={report} formLink={formOverviewLink(viewer, report, organisationID)} />
     </div>
   );
 }
 
-function DetailsCard({ report }: { report: ReportDetail }) {
+/** The form's overview, for those who may read forms; the Enquiry form has none (spec §2 Reports). */
+function formOverviewLink(viewer: Viewer, report: ReportDetail, organisationID: string | undefined): string | undefined {
+  if (!can(viewer, 'ReportFormRead') || report.submissionForm.type === 'Enquiry') return undefined;
+  return reportFormPath('overview', report.submissionForm.id, organisationID);
+}
+
+function DetailsCard({ report, formLink }: { report: ReportDetail; formLink: string | undefined }) {
   const [result] = useQuery<{ reportSubmissionGet: { answers: AnswerPage[] } }>({ query: ANSWERS_QUERY, variables: { id: report.id } });
   const pages = result.data?.reportSubmissionGet.answers;
   return (
@@ -33,9 +41,8 @@ function DetailsCard({ report }: { report: ReportDetail }) {
           <dd>{report.reportID}</dd>
         </div>
         <div>
-          {/* The form overview screen is not built yet, so the name is plain text for everyone. */}
           <dt>Form</dt>
-          <dd>{report.submissionForm.name}</dd>
+          <dd>{formLink ? <Link to={formLink}>{report.submissionForm.name}</Link> : report.submissionForm.name}</dd>
         </div>
         <div>
           <dt>Completed At</dt>

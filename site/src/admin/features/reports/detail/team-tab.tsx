@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useMutation } from 'urql';
+import { ActionsHeader } from '../../../ui/actions-header';
 import { Badge } from '../../../ui/badges';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { errorMessage } from '../../../ui/errors';
@@ -60,9 +61,7 @@ export function TeamTab({ viewer, report, rules }: TeamTabProps) {
                 <th scope="col">Role</th>
                 <th scope="col">Organisation</th>
                 {rules.canManageTeam && (
-                  <th scope="col" className="table__actions">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+                  <ActionsHeader />
                 )}
               </tr>
             </thead>

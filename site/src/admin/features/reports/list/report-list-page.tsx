@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { ErrorBanner } from '../../../ui/error-banner';
@@ -6,7 +6,7 @@ import { errorMessage } from '../../../ui/errors';
 import { notify } from '../../../ui/notice-store';
 import { Pagination } from '../../../ui/pagination';
 import { useDocumentTitle } from '../../../ui/document-title';
-import { useListAddress } from '../../../ui/use-list-address';
+import { useLastPageGuard, useListAddress } from '../../../ui/use-list-address';
 import { can, isSuperAdmin, type Viewer } from '../../../viewer';
 import { ARCHIVE_MUTATION, LIST_QUERY, TAG_QUERY, TAGS_QUERY, UNARCHIVE_MUTATION, type ReportRow, type Tag } from '../reports-api';
 import { PAGE_SIZE, readParams, writeParams } from './list-params';
@@ -47,11 +47,7 @@ export function ReportListPage({ viewer, organisationID, tagID }: ReportListPage
 
   const total = list.data?.reportSubmissions.total ?? 0;
   const rows = list.data?.reportSubmissions.list;
-  // A page past the end (after an archive, or an old link) goes to the last page there is.
-  useEffect(() => {
-    const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-    if (rows && rows.length === 0 && total > 0 && params.page > pages) update({ page: pages }, true);
-  }, [rows, total, params.page, update]);
+  useLastPageGuard(rows, total, params.page, PAGE_SIZE, update);
 
   const runPending = async (): Promise<string | undefined> => {
     if (!pending) return undefined;

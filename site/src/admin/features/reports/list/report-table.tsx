@@ -1,5 +1,6 @@
 import { formatDateTime } from '../../../../lib/format';
 import { reportDetailPath } from '../../../paths';
+import { ActionsHeader } from '../../../ui/actions-header';
 import { assigneesText, PriorityBadge, StatusBadge } from '../../../ui/badges';
 import { Link } from '../../../ui/link';
 import type { ReportRow } from '../reports-api';
@@ -34,11 +35,7 @@ export function ReportTable({ reports, canView, canArchive, canUnarchive, organi
             <th scope="col">Assigned Users</th>
             <th scope="col">Tags</th>
             <th scope="col">Completed At</th>
-            {hasActions && (
-              <th scope="col" className="table__actions">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            )}
+            {hasActions && <ActionsHeader />}
           </tr>
         </thead>
         <tbody>
