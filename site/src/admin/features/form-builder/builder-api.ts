@@ -73,20 +73,3 @@ export const FORM_UNPUBLISH = `mutation BuilderFormUnpublish($id: ID!) { reportF
 export const TEMPLATE_CREATE = `mutation BuilderTemplateCreate($input: ReportFormTemplateInput!) { reportFormTemplateCreate(input: $input) { ${TEMPLATE_FIELDS} } }`;
 export const TEMPLATE_UPDATE = `mutation BuilderTemplateUpdate($id: ID!, $input: ReportFormTemplateInput!) {
   reportFormTemplateUpdate(id: $id, input: $input) { ${TEMPLATE_FIELDS} } }`;
-
-const enc = encodeURIComponent;
-
-// Until the console's paths.ts names the form screens, the builder spells the spec's routes (§2) here.
-export function formListPath(organisationID?: string): string {
-  return organisationID ? `/admin/manage/organisations/report-forms/${enc(organisationID)}` : '/admin/manage/report-forms';
-}
-
-export function formEditPath(reportFormID: string, organisationID?: string): string {
-  return organisationID ? `/admin/manage/report-forms/edit/${enc(organisationID)}/${enc(reportFormID)}` : `/admin/manage/report-forms/edit/${enc(reportFormID)}`;
-}
-
-export const TEMPLATE_LIST_PATH = '/admin/manage/form-templates';
-
-export function templateEditPath(templateID: string): string {
-  return `/admin/manage/form-templates/edit/${enc(templateID)}`;
-}

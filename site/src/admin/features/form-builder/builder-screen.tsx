@@ -3,7 +3,8 @@ import { WIDGET_TYPES } from '../../../../../api/shared/enums';
 import { TextField } from '../../../lib/text-field';
 import { useDocumentTitle } from '../../ui/document-title';
 import { Link } from '../../ui/link';
-import { formListPath, TEMPLATE_LIST_PATH, type Loaded } from './builder-api';
+import { formTemplateListPath, reportFormListPath } from '../../paths';
+import type { Loaded } from './builder-api';
 import { loadAction } from './builder-input';
 import { BuilderPreview } from './builder-preview';
 import { builderReducer, localId, TYPE_LABELS, type BuilderAction, type BuilderState } from './builder-store';
@@ -60,7 +61,7 @@ export function BuilderScreen({ kind, initial, loaded: firstLoaded, organisation
   return (
     <main className="admin-page stack builder">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to={kind === 'form' ? formListPath(routeOrganisationID) : TEMPLATE_LIST_PATH}>{kind === 'form' ? 'Report Forms' : 'Form Templates'}</Link>
+        <Link to={kind === 'form' ? reportFormListPath(routeOrganisationID) : formTemplateListPath()}>{kind === 'form' ? 'Report Forms' : 'Form Templates'}</Link>
         <span aria-hidden="true"> / </span>
         <span>{title}</span>
       </nav>

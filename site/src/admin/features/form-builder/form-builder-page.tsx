@@ -5,7 +5,8 @@ import { ErrorBanner } from '../../ui/error-banner';
 import { errorCode, errorMessage } from '../../ui/errors';
 import { MissingScreen } from '../../ui/missing-screen';
 import type { Viewer } from '../../viewer';
-import { FORM_NOT_FOUND, FORM_QUERY, formListPath, TEMPLATE_NOT_FOUND, TEMPLATE_QUERY, type Loaded, type LoadedForm, type LoadedTemplate } from './builder-api';
+import { reportFormListPath } from '../../paths';
+import { FORM_NOT_FOUND, FORM_QUERY, TEMPLATE_NOT_FOUND, TEMPLATE_QUERY, type Loaded, type LoadedForm, type LoadedTemplate } from './builder-api';
 import { copyWidgets, loadAction, NEW_FORM_SETTINGS } from './builder-input';
 import { builderReducer, localId, type BuilderState } from './builder-store';
 import { BuilderScreen } from './builder-screen';
@@ -17,8 +18,9 @@ type FormBuilderPageProps = {
   /** A super admin's organisation, from the organisation-scoped routes. */
   organisationID?: string;
   reportFormID?: string;
+  /** A form: the template it starts from (the create route's ?template_id=). A template: the one edited. */
   templateID?: string;
-  /** Create a form from this template (the create route's ?template_id=). */
+  /** The same, by the template's full name; either prop is honoured. */
   reportFormTemplateID?: string;
 };
 
@@ -30,9 +32,10 @@ const EMPTY: BuilderState = { name: '', widgets: [], savedIds: [], settings: NEW
  */
 export function FormBuilderPage({ kind, organisationID, reportFormID, templateID, reportFormTemplateID }: FormBuilderPageProps) {
   const location = useStore($location);
-  const sourceTemplateID = kind === 'form' && !reportFormID ? (reportFormTemplateID ?? (new URLSearchParams(location.search).get('template_id') || undefined)) : undefined;
+  const namedTemplate = templateID ?? reportFormTemplateID;
+  const sourceTemplateID = kind === 'form' && !reportFormID ? (namedTemplate ?? (new URLSearchParams(location.search).get('template_id') || undefined)) : undefined;
   const [formResult] = useQuery<{ reportFormGet: LoadedForm }>({ query: FORM_QUERY, variables: { id: reportFormID }, pause: !reportFormID, requestPolicy: 'network-only' });
-  const templateToLoad = kind === 'template' ? templateID : sourceTemplateID;
+  const templateToLoad = kind === 'template' ? namedTemplate : sourceTemplateID;
   const [templateResult] = useQuery<{ reportFormTemplateGet: LoadedTemplate }>({ query: TEMPLATE_QUERY, variables: { id: templateToLoad }, pause: !templateToLoad, requestPolicy: 'network-only' });
 
   const form = reportFormID ? formResult.data?.reportFormGet : undefined;
@@ -48,7 +51,7 @@ export function FormBuilderPage({ kind, organisationID, reportFormID, templateID
   };
 
   if (reportFormID && !form) {
-    if (errorCode(formResult.error) === 'NOT_FOUND') return <Missing message={FORM_NOT_FOUND} returnTo={formListPath(organisationID)} label="Return to Report Forms" />;
+    if (errorCode(formResult.error) === 'NOT_FOUND') return <Missing message={FORM_NOT_FOUND} returnTo={reportFormListPath(organisationID)} label="Return to Report Forms" />;
     return <Waiting error={formResult.error && errorMessage(formResult.error)} />;
   }
   if (templateToLoad && !template) {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useClient, type CombinedError } from 'urql';
+import { formTemplateEditPath, reportFormPath } from '../../paths';
 import { navigate } from '../../router';
 import { errorCode, errorMessage } from '../../ui/errors';
 import { notify } from '../../ui/notice-store';
@@ -12,12 +13,10 @@ import {
   FORM_UNPUBLISHED,
   FORM_UPDATE,
   FORM_UPDATED,
-  formEditPath,
   TEMPLATE_CREATE,
   TEMPLATE_QUERY,
   TEMPLATE_UPDATE,
   TEMPLATE_UPDATED,
-  templateEditPath,
   type Loaded,
   type LoadedForm,
   type LoadedTemplate,
@@ -80,7 +79,7 @@ export function useBuilderActions({ kind, loaded, organisationID, routeOrganisat
           const saved = (data.reportFormTemplateUpdate ?? data.reportFormTemplateCreate)!;
           notify(TEMPLATE_UPDATED);
           onLoaded({ kind: 'template', template: saved });
-          if (!template) leaveSaved(() => navigate(templateEditPath(saved.id), { replace: true }));
+          if (!template) leaveSaved(() => navigate(formTemplateEditPath(saved.id), { replace: true }));
         },
       );
     }
@@ -91,7 +90,7 @@ export function useBuilderActions({ kind, loaded, organisationID, routeOrganisat
         const saved = (data.reportFormUpdate ?? data.reportFormCreate)!;
         notify(FORM_UPDATED);
         onLoaded({ kind: 'form', form: saved });
-        if (!form) leaveSaved(() => navigate(formEditPath(saved.id, routeOrganisationID), { replace: true }));
+        if (!form) leaveSaved(() => navigate(reportFormPath('edit', saved.id, routeOrganisationID), { replace: true }));
       },
     );
   };
