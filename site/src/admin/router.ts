@@ -18,7 +18,18 @@ export function normalisePathname(pathname: string): string {
 
 export const $location = atom<AdminLocation>(currentLocation());
 
+/**
+ * A screen with unsaved work can stop in-app navigation: the blocker answers whether to leave
+ * (it may ask the user). Only one screen edits at a time, so there is one slot.
+ */
+let blocker: (() => boolean) | null = null;
+
+export function setNavigationBlocker(next: (() => boolean) | null): void {
+  blocker = next;
+}
+
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
+  if (blocker && !blocker()) return;
   if (options.replace) window.history.replaceState(null, '', to);
   else window.history.pushState(null, '', to);
   $location.set(currentLocation());
@@ -30,7 +41,12 @@ let listening = false;
 export function startRouter(): void {
   if (listening) return;
   listening = true;
-  window.addEventListener('popstate', () => $location.set(currentLocation()));
+  window.addEventListener('popstate', () => {
+    // Back and forward have already moved the address: staying means putting it back.
+    const shown = $location.get();
+    if (blocker && !blocker()) window.history.pushState(null, '', shown.pathname + shown.search);
+    else $location.set(currentLocation());
+  });
 }
 
 export function goBack(fallback: string): void {
