@@ -3,6 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { recordProblems } from "../helpers/browser.ts";
 import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
 import { demoInBrowser, expectAxeClean, signInToConsole } from "../helpers/console-browser.ts";
+import { addWidget, closeWidgets, list, openWidget, preview, save, titles } from "./builder-walk.ts";
 
 // Issue 9's builder in Chromium: the demo owner builds a two-page form with every widget type and a
 // condition, reorders with the keyboard, saves, reloads; then two editors collide, a leave is
@@ -14,10 +15,6 @@ const LEAVE = "You have unsaved changes, are you sure you want to leave?";
 
 let editPath = "";
 
-const list = (page: Page) => page.locator(".builder-widgets");
-const titles = (page: Page) => list(page).locator(".builder-widget__title").allTextContents();
-const preview = (page: Page) => page.locator(".builder-preview");
-
 async function shoot(page: Page, name: string, fullPage = true) {
   await page.screenshot({ path: `/tmp/form-builder-${name}.png`, fullPage });
 }
@@ -27,39 +24,6 @@ async function ownerPage(browser: Browser, origin: string, width = 1440): Promis
   const page = await context.newPage();
   await signInToConsole(page, origin, "owner@demo.test");
   return page;
-}
-
-/** Adds a widget by its spec label and fills what the editor shows for it. */
-async function addWidget(page: Page, label: string, fields: Record<string, string>, options: string[] = []) {
-  await page.getByRole("group", { name: "Add a widget" }).getByRole("button", { name: `+ ${label}`, exact: true }).click();
-  const panel = list(page).locator(".builder-widget__panel");
-  // The new widget's first field has focus: its title can be typed at once.
-  await panel.locator("input:focus").waitFor();
-  for (const [field, value] of Object.entries(fields)) await panel.getByLabel(field, { exact: true }).fill(value);
-  for (const option of options) {
-    await panel.getByLabel("Options", { exact: true }).fill(option);
-    await panel.getByLabel("Options", { exact: true }).press("Enter");
-  }
-  return panel;
-}
-
-/** Saves and waits for the outcome: the success notice, or the error block (whose text then fails the test). */
-async function save(page: Page, expected: "saved" | "refused" = "saved") {
-  await page.getByRole("button", { name: "Save", exact: true }).click();
-  await page.locator(".builder__error").or(page.getByText(/^(Report Form|Form Template) has been updated successfully$/).first()).first().waitFor();
-  const error = (await page.locator(".builder__error").count()) > 0 ? await page.locator(".builder__error").textContent() : null;
-  if (expected === "saved") expect(error).toBeNull();
-  return error;
-}
-
-async function openWidget(page: Page, title: string) {
-  const summary = list(page).locator(".builder-widget__summary", { hasText: title });
-  if ((await summary.getAttribute("aria-expanded")) !== "true") await summary.click();
-  return list(page).locator(".builder-widget__panel");
-}
-
-async function closeWidgets(page: Page) {
-  for (const open of await list(page).locator('.builder-widget__summary[aria-expanded="true"]').all()) await open.click();
 }
 
 /** Moves a widget with the keyboard only: Space picks it up, arrows move it, Space drops it. */
