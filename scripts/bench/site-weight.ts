@@ -3,7 +3,7 @@
  * and Astro islands' component and renderer URLs) plus, transitively, what those import
  * statically, each file counted once and gzipped at level 9. Read from site/dist, no server needed.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { REPO_ROOT } from "./processes.ts";
@@ -58,12 +58,18 @@ function inlineScriptGzip(html: string): number {
   return code ? gzipBytes(code) : 0;
 }
 
-export function weighPage(htmlPath: string): { files: number; gzipBytes: number; rawBytes: number; inlineGzipBytes: number } {
-  const file = join(DIST, htmlPath);
-  if (!existsSync(file)) throw new Error(`site/dist/${htmlPath} is not in the build`);
-  const html = readFileSync(file, "utf8");
+interface Weight {
+  files: number;
+  gzipBytes: number;
+  rawBytes: number;
+  /** Every script counted, as site paths. */
+  scripts: Set<string>;
+}
+
+/** Scripts from these entry paths plus everything they import statically, each counted once. */
+function weighScripts(entries: string[], from: string): Weight {
   const seen = new Set<string>();
-  const queue = entryScripts(html);
+  const queue = [...entries];
   let gzipped = 0;
   let raw = 0;
   while (queue.length > 0) {
@@ -71,14 +77,48 @@ export function weighPage(htmlPath: string): { files: number; gzipBytes: number;
     if (seen.has(path)) continue;
     seen.add(path);
     const onDisk = join(DIST, path);
-    if (!existsSync(onDisk)) throw new Error(`${htmlPath} loads ${path}, which is not in site/dist`);
+    if (!existsSync(onDisk)) throw new Error(`${from} loads ${path}, which is not in site/dist`);
     const code = readFileSync(onDisk);
     gzipped += gzipBytes(code);
     raw += code.length;
     queue.push(...staticImports(code.toString("utf8"), path));
   }
-  if (seen.size === 0) throw new Error(`${htmlPath} loads no script files`);
-  return { files: seen.size, gzipBytes: gzipped, rawBytes: raw, inlineGzipBytes: inlineScriptGzip(html) };
+  if (seen.size === 0) throw new Error(`${from} loads no script files`);
+  return { files: seen.size, gzipBytes: gzipped, rawBytes: raw, scripts: seen };
+}
+
+export function weighPage(htmlPath: string): Weight & { inlineGzipBytes: number } {
+  const file = join(DIST, htmlPath);
+  if (!existsSync(file)) throw new Error(`site/dist/${htmlPath} is not in the build`);
+  const html = readFileSync(file, "utf8");
+  return { ...weighScripts(entryScripts(html), htmlPath), inlineGzipBytes: inlineScriptGzip(html) };
+}
+
+/** The built chunk (site path) whose file name starts with `name.` — a lazy screen of the console. */
+function chunk(name: string): string {
+  const file = readdirSync(join(DIST, "_astro")).find((candidate) => candidate.startsWith(`${name}.`) && candidate.endsWith(".js"));
+  if (!file) throw new Error(`no ${name} chunk in site/dist/_astro`);
+  return `/_astro/${file}`;
+}
+
+/**
+ * The builder, its drag-and-drop kit and milkdown are lazy chunks of the console: the sign-in
+ * screen must not download them, and what the builder's routes add is weighed apart.
+ */
+function builderRows(): Row[] {
+  const shell = weighPage("admin/index.html");
+  const lazy = ["form-builder-page", "rich-text-editor", "theme-editor"].map(chunk);
+  for (const [page, weight] of [["the console's first load", shell], ["the report form page", weighPage("report/index.html")], ["the organisation page", weighPage("org/index.html")]] as const) {
+    const leaked = lazy.filter((path) => weight.scripts.has(path));
+    if (leaked.length > 0) throw new Error(`${page} includes ${leaked.join(", ")}`);
+  }
+  const builder = weighScripts(lazy, "the builder's routes");
+  const added = [...builder.scripts].filter((path) => !shell.scripts.has(path));
+  const addedGzip = added.reduce((sum, path) => sum + gzipBytes(readFileSync(join(DIST, path))), 0);
+  return [
+    { name: "JS shipped, console first load", value: kb(shell.gzipBytes), unit: "KB gzip", note: `${shell.files} files; no builder, drag-and-drop or milkdown code` },
+    { name: "JS added on the form builder's routes", value: kb(addedGzip), unit: "KB gzip", note: `${added.length} lazy files: builder, drag-and-drop, milkdown, theme editor` },
+  ];
 }
 
 function kb(bytes: number): string {
@@ -91,7 +131,7 @@ export function jsShippedRows(siteError: unknown): Row[] {
     { name: "JS shipped, organisation page", html: "org/index.html", budget: "" },
     { name: "JS shipped, report form page", html: "report/index.html", budget: "; budget 100 KB gzip" },
   ];
-  return pages.map(({ name, html, budget }) => {
+  const rows = pages.map(({ name, html, budget }): Row => {
     try {
       if (siteError) throw siteError;
       const weight = weighPage(html);
@@ -102,4 +142,12 @@ export function jsShippedRows(siteError: unknown): Row[] {
       return failedRow(name, "KB gzip", error);
     }
   });
+  try {
+    if (siteError) throw siteError;
+    rows.push(...builderRows());
+  } catch (error) {
+    console.error("bench: the console's lazy builder could not be weighed:", error);
+    rows.push(failedRow("JS shipped, console first load", "KB gzip", error));
+  }
+  return rows;
 }
