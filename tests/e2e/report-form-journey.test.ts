@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { recordProblems } from "../helpers/browser.ts";
 import { demoInBrowser, expectAxeClean, signInToConsole } from "../helpers/console-browser.ts";
-import { addWidget, openWidget, save } from "./builder-walk.ts";
+import { addWidget, openWidget, preview, save } from "./builder-walk.ts";
 import { next } from "./reporter-walk.ts";
 
 // Issue 9's whole story in Chromium: the demo owner builds a form of their own in the console,
@@ -86,6 +86,10 @@ describe("a report form of the organisation's own, from the builder to a reporte
     // The Next button's colour, from the theme editor.
     await owner.locator("summary", { hasText: /^Buttons$/ }).click();
     await owner.getByLabel("Next button background", { exact: true }).fill(NEXT_BUTTON_COLOUR);
+    // The preview shows the welcome as reporters will meet it: bold text, the themed Next button.
+    const welcomePreview = preview(owner).getByRole("region", { name: "Welcome" });
+    await welcomePreview.locator("strong", { hasText: "Your name is never asked for." }).waitFor();
+    expect(await welcomePreview.locator(".report-button--next").evaluate((button) => getComputedStyle(button).backgroundColor)).toBe("rgb(122, 31, 92)");
     await expectAxeClean(owner, "the builder with a theme and a welcome");
 
     await save(owner);

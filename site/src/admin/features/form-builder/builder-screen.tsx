@@ -20,10 +20,12 @@ type BuilderScreenProps = {
   loaded: Loaded | undefined;
   organisationID?: string;
   routeOrganisationID?: string;
+  /** The signed-in user's own organisation, where a new form goes unless the route names one. */
+  viewerOrganisationID?: string;
 };
 
 /** The editor itself: widgets, their editor and conditions, the form's settings and the live preview. */
-export function BuilderScreen({ kind, initial, loaded: firstLoaded, organisationID, routeOrganisationID }: BuilderScreenProps) {
+export function BuilderScreen({ kind, initial, loaded: firstLoaded, organisationID, routeOrganisationID, viewerOrganisationID }: BuilderScreenProps) {
   const [state, dispatch] = useReducer(builderReducer, undefined, initial);
   const [loaded, setLoaded] = useState(firstLoaded);
   const [openId, setOpenId] = useState<string | null>(null);
@@ -143,7 +145,7 @@ export function BuilderScreen({ kind, initial, loaded: firstLoaded, organisation
             </section>
           )}
         </div>
-        <BuilderPreview widgets={state.widgets} theme={state.settings.theme} />
+        <BuilderPreview widgets={state.widgets} theme={state.settings.theme} settings={kind === 'form' ? state.settings : undefined} organisationID={form?.organisationID ?? organisationID ?? viewerOrganisationID} />
       </div>
       {conditionsWidget && (
         <ConditionsDialog

@@ -30,7 +30,7 @@ const EMPTY: BuilderState = { name: '', widgets: [], savedIds: [], settings: NEW
  * The one builder of report forms and form templates (spec §2): create, from scratch or from a
  * template, and edit. It loads what the route names, then hands it to the editor.
  */
-export function FormBuilderPage({ kind, organisationID, reportFormID, templateID, reportFormTemplateID }: FormBuilderPageProps) {
+export function FormBuilderPage({ viewer, kind, organisationID, reportFormID, templateID, reportFormTemplateID }: FormBuilderPageProps) {
   const location = useStore($location);
   const namedTemplate = templateID ?? reportFormTemplateID;
   const sourceTemplateID = kind === 'form' && !reportFormID ? (namedTemplate ?? (new URLSearchParams(location.search).get('template_id') || undefined)) : undefined;
@@ -66,6 +66,7 @@ export function FormBuilderPage({ kind, organisationID, reportFormID, templateID
       loaded={loaded}
       organisationID={organisationID}
       routeOrganisationID={organisationID}
+      viewerOrganisationID={viewer.organisation?.id}
     />
   );
 }

@@ -89,7 +89,8 @@ export function RichTextToolbar(props: { state: ToolbarState; disabled?: boolean
       </Group>
       <Group label="Link and translation">
         <RichTextLink href={state.link} disabled={disabled} onApply={(href) => run(setLink(href))} />
-        <ToolButton face="文A" label="Do not translate" className="rich-text__no-translate" pressed={state.marks.noTranslate} disabled={disabled} onRun={() => run(toggleMarkNamed('noTranslate'))} />
+        {/* Letters every font has: a CJK face would show as an empty box where no CJK font is installed. */}
+        <ToolButton face="NT" label="Do not translate" className="rich-text__no-translate" pressed={state.marks.noTranslate} disabled={disabled} onRun={() => run(toggleMarkNamed('noTranslate'))} />
       </Group>
     </div>
   );
