@@ -27,7 +27,7 @@ const RuleInput = v.pipe(
     conditionWidgetIndex: v.nullish(v.pipe(v.number(), v.integer(), v.minValue(0, "Conditions must refer to a real widget"))),
     conditionAnswer: requiredText(FORM_LIMITS.option),
   }),
-  v.check((rule) => (rule.conditionWidgetID == null) !== (rule.conditionWidgetIndex == null), "Each rule names its widget by id or by position, not both"),
+  v.check((rule) => (rule.conditionWidgetID == null) !== (rule.conditionWidgetIndex == null), "Each rule names its widget either by id or by position"),
 );
 
 const WidgetInput = v.object({

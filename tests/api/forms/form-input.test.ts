@@ -94,7 +94,9 @@ describe("refused widgets", () => {
     const unknownId = [section, question("A", { condition: { matchType: "Any", rules: [{ conditionWidgetID: "nobody", conditionAnswer: "x" }] } }), question("B")];
     await refused({ name: "Ok", widgets: unknownId }, '"A": the condition must refer to an earlier question');
     const both = [section, question("A"), question("B", { condition: { matchType: "Any", rules: [{ conditionWidgetIndex: 1, conditionWidgetID: "x", conditionAnswer: "x" }] } })];
-    await refused({ name: "Ok", widgets: both }, "Each rule names its widget by id or by position, not both");
+    await refused({ name: "Ok", widgets: both }, "Each rule names its widget either by id or by position");
+    const neither = [section, question("A"), question("B", { condition: { matchType: "Any", rules: [{ conditionAnswer: "x" }] } })];
+    await refused({ name: "Ok", widgets: neither }, "Each rule names its widget either by id or by position");
     const rules = Array.from({ length: 21 }, () => ({ conditionWidgetIndex: 1, conditionAnswer: "a" }));
     await refused({ name: "Ok", widgets: [section, question("A"), question("B", { condition: { matchType: "Any", rules } })] }, "A condition can have at most 20 rules");
   });
