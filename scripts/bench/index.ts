@@ -12,7 +12,7 @@
  * BENCH_CHAT_SOCKETS  graphql-ws sockets open for chat delivery, half reporters and half staff (default 1000)
  * BENCH_CHAT_RATE     chat messages a second while they are open, alternating direction (default 20)
  * BENCH_CHAT_SIDEBARS staff sockets that also hold the console's sidebar counts subscription (default 0)
- * BENCH_ONLY      list or chat: only that part of the Postgres-at-scale run (scale.ts), no other scenario
+ * BENCH_ONLY      list, chat or form: only that part of the Postgres-at-scale run (scale.ts), no other scenario
  *                 (chat still seeds BENCH_LIST_REPORTS reports first, as the full run's chat has them)
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -46,8 +46,8 @@ const scale: ScaleSettings = {
   chatRate: wholeNumberEnv("BENCH_CHAT_RATE", 20, 1_000, "messages a second"),
   chatSidebars: wholeNumberEnv("BENCH_CHAT_SIDEBARS", 0, 5_000, "sockets", 0),
 };
-if (process.env.BENCH_ONLY && !["list", "chat"].includes(process.env.BENCH_ONLY)) {
-  console.error(`BENCH_ONLY must be list or chat (got "${process.env.BENCH_ONLY}")`);
+if (process.env.BENCH_ONLY && !["list", "chat", "form"].includes(process.env.BENCH_ONLY)) {
+  console.error(`BENCH_ONLY must be list, chat or form (got "${process.env.BENCH_ONLY}")`);
   process.exit(78);
 }
 const cleanup = new CleanupStack();

@@ -116,9 +116,9 @@ export async function measureAtScale(ctx: BenchContext, settings: ScaleSettings)
     const options: LanternOptions = { dataDir, databaseUrl: benchDatabaseUrl(), production: true };
     // The CLI migrates first, so the servers find the schema and the demo in place.
     await runCommand("cli seed-demo", [process.execPath, "scripts/cli.ts", "seed-demo"], lanternEnv(options));
-    // BENCH_ONLY=list or chat (index.ts) runs just that part.
+    // BENCH_ONLY=list, chat or form (index.ts) runs just that part.
     const only = process.env.BENCH_ONLY;
-    const formSave = only
+    const formSave = only && only !== "form"
       ? []
       : await part(`Saving a ${FORM_WIDGETS}-widget form, p50 (Postgres)`, "ms", () =>
           withServer(ctx, options, async (server) =>
