@@ -116,7 +116,7 @@ function builderRows(): Row[] {
   const added = [...builder.scripts].filter((path) => !shell.scripts.has(path));
   const addedGzip = added.reduce((sum, path) => sum + gzipBytes(readFileSync(join(DIST, path))), 0);
   return [
-    { name: "JS shipped, console first load", value: kb(shell.gzipBytes), unit: "KB gzip", note: `${shell.files} files; no builder, drag-and-drop or milkdown code` },
+    { name: "JS shipped, admin console", value: kb(shell.gzipBytes), unit: "KB gzip", note: `${shell.files} files; no builder, drag-and-drop or milkdown code` },
     { name: "JS added on the form builder's routes", value: kb(addedGzip), unit: "KB gzip", note: `${added.length} lazy files: builder, drag-and-drop, milkdown, theme editor` },
   ];
 }
@@ -147,7 +147,7 @@ export function jsShippedRows(siteError: unknown): Row[] {
     rows.push(...builderRows());
   } catch (error) {
     console.error("bench: the console's lazy builder could not be weighed:", error);
-    rows.push(failedRow("JS shipped, console first load", "KB gzip", error));
+    rows.push(failedRow("JS shipped, admin console", "KB gzip", error));
   }
   return rows;
 }
