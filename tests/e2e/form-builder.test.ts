@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { recordProblems } from "../helpers/browser.ts";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { ARTIFACTS_DIR, recordProblems } from "../helpers/browser.ts";
 import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
 import { demoInBrowser, expectAxeClean, signInToConsole } from "../helpers/console-browser.ts";
 import { addWidget, closeWidgets, list, openWidget, preview, save, titles } from "./builder-walk.ts";
@@ -16,7 +18,8 @@ const LEAVE = "You have unsaved changes, are you sure you want to leave?";
 let editPath = "";
 
 async function shoot(page: Page, name: string, fullPage = true) {
-  await page.screenshot({ path: `/tmp/form-builder-${name}.png`, fullPage });
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS_DIR, `form-builder-${name}.png`), fullPage });
 }
 
 async function ownerPage(browser: Browser, origin: string, width = 1440): Promise<Page> {
