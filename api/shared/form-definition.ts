@@ -1,5 +1,6 @@
 import type { ConditionMatchType, WidgetType } from "./enums.ts";
 import { TEXT_LIMITS } from "./limits.ts";
+import type { FormTheme } from "./theme.ts";
 
 /**
  * The one form definition: the builder edits it, the reporter's renderer draws it, and the server
@@ -201,4 +202,22 @@ export function answeredPages(pages: readonly FormPage[], answers: Readonly<Reco
         .map((widget) => ({ widgetID: widget.id, title: widget.title, type: widget.type, answer: answers[widget.id]! })),
     }))
     .filter((page) => page.answers.length > 0);
+}
+
+/** A report form's messages, flags, upload types and theme: what the builder edits and the server saves besides name and widgets. */
+export interface FormSettingsFields {
+  theme: FormTheme;
+  welcomeMessageTitle: string;
+  welcomeMessageContent: string;
+  finishMessageTitle: string;
+  finishMessageContent: string;
+  uploadFilesMessage: string;
+  assignedToSupportMessage: string;
+  reportClosedMessage: string;
+  showImportantInfoMessage: boolean;
+  showLogo: boolean;
+  hasChat: boolean;
+  allowFileUploads: boolean;
+  allowChatFileUploads: boolean;
+  allowedFileTypes: string[];
 }

@@ -4,7 +4,7 @@ import { badInput } from "../../lib/errors.ts";
 import { sanitiseRichText } from "../../lib/rich-text-sanitiser.ts";
 import { parseWith } from "../../lib/validation.ts";
 import { CONDITION_MATCH_TYPES, WIDGET_TYPES } from "../../shared/enums.ts";
-import { ALLOWED_FILE_TYPES, CHOICE_WIDGETS, DISPLAY_WIDGETS, WIDGET_ID, widgetListProblems, type FormWidget } from "../../shared/form-definition.ts";
+import { ALLOWED_FILE_TYPES, CHOICE_WIDGETS, DISPLAY_WIDGETS, WIDGET_ID, widgetListProblems, type FormSettingsFields, type FormWidget } from "../../shared/form-definition.ts";
 import { FORM_LIMITS, type TextLimit } from "../../shared/limits.ts";
 import { RICH_TEXT_MAX_LENGTH } from "../../shared/rich-text.ts";
 import { HEX_COLOUR, THEME_KEYS, type FormTheme } from "../../shared/theme.ts";
@@ -148,22 +148,7 @@ export interface FormSave {
   /** A new password to set, if any. */
   password: string | null;
   baseRevision: number | null;
-  settings: Partial<{
-    theme: FormTheme;
-    welcomeMessageTitle: string;
-    welcomeMessageContent: string;
-    finishMessageTitle: string;
-    finishMessageContent: string;
-    uploadFilesMessage: string;
-    assignedToSupportMessage: string;
-    reportClosedMessage: string;
-    showImportantInfoMessage: boolean;
-    showLogo: boolean;
-    hasChat: boolean;
-    allowFileUploads: boolean;
-    allowChatFileUploads: boolean;
-    allowedFileTypes: string[];
-  }>;
+  settings: Partial<FormSettingsFields>;
 }
 
 /** Checks a ReportFormInput: nothing is written until all of it passes. */

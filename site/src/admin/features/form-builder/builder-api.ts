@@ -1,5 +1,5 @@
-import { THEME_KEYS, type FormTheme } from '../../../../../api/shared/theme';
-import type { FormWidget } from '../../../../../api/shared/form-definition';
+import { THEME_KEYS } from '../../../../../api/shared/theme';
+import type { FormSettingsFields, FormWidget } from '../../../../../api/shared/form-definition';
 
 // The builder's calls (spec §7, report forms and form templates) and its texts (spec §8).
 
@@ -20,21 +20,7 @@ export type PublishState = 'Unpublished' | 'Published' | 'Outdated';
 export type Build = { id: string; revision: number; widgets: FormWidget[] };
 
 /** A form's messages, flags and protection: everything of the settings panel but the name. */
-export type FormSettings = {
-  welcomeMessageTitle: string;
-  welcomeMessageContent: string;
-  finishMessageTitle: string;
-  finishMessageContent: string;
-  uploadFilesMessage: string;
-  assignedToSupportMessage: string;
-  reportClosedMessage: string;
-  showImportantInfoMessage: boolean;
-  showLogo: boolean;
-  hasChat: boolean;
-  allowFileUploads: boolean;
-  allowChatFileUploads: boolean;
-  allowedFileTypes: string[];
-  theme: FormTheme;
+export type FormSettings = FormSettingsFields & {
   /** The secure toggle; `password` is only ever what this editor typed (the server never returns it). */
   secure: boolean;
   password: string;
