@@ -7,13 +7,16 @@
  * BENCH_REPORTS   reporter journeys (start, every page, complete) to run on Postgres (default 200)
  * BENCH_REPORT_CONCURRENCY  how many of those run at once (default 16)
  * BENCH_POSTGRES_URL  where to CREATE/DROP the lantern_bench database (default postgres://postgres@127.0.0.1:5432/test)
+ * BENCH_DATABASE  another name for that database, starting with lantern_bench (default lantern_bench)
  * BENCH_LIST_REPORTS  completed reports seeded into one organisation for the report list's latency (default 100000)
  * BENCH_LIST_RATE     report list requests a second, open loop, for BENCH_SECONDS after a 2 s warm-up (default 200)
  * BENCH_CHAT_SOCKETS  graphql-ws sockets open for chat delivery, half reporters and half staff (default 1000)
  * BENCH_CHAT_RATE     chat messages a second while they are open, alternating direction (default 20)
  * BENCH_CHAT_SIDEBARS staff sockets that also hold the console's sidebar counts subscription (default 0)
  * BENCH_ONLY      list, chat or form: only that part of the Postgres-at-scale run (scale.ts), no other scenario
- *                 (chat still seeds BENCH_LIST_REPORTS reports first, as the full run's chat has them)
+ *                 (chat still seeds BENCH_LIST_REPORTS reports first, as the full run's chat has them);
+ *                 requests: the raw baseline, GraphQL on Postgres and report completion; startup: PGlite
+ *                 start-up, memory and other-origin requests; pages: the JS each page ships
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
@@ -46,8 +49,11 @@ const scale: ScaleSettings = {
   chatRate: wholeNumberEnv("BENCH_CHAT_RATE", 20, 1_000, "messages a second"),
   chatSidebars: wholeNumberEnv("BENCH_CHAT_SIDEBARS", 0, 5_000, "sockets", 0),
 };
-if (process.env.BENCH_ONLY && !["list", "chat", "form"].includes(process.env.BENCH_ONLY)) {
-  console.error(`BENCH_ONLY must be list, chat or form (got "${process.env.BENCH_ONLY}")`);
+const SCALE_PARTS = ["list", "chat", "form"];
+const ONLY_PARTS = [...SCALE_PARTS, "requests", "startup", "pages"];
+const only = process.env.BENCH_ONLY || null;
+if (only && !ONLY_PARTS.includes(only)) {
+  console.error(`BENCH_ONLY must be one of ${ONLY_PARTS.join(", ")} (got "${only}")`);
   process.exit(78);
 }
 const cleanup = new CleanupStack();
@@ -87,14 +93,14 @@ try {
   if (siteError) console.error("bench: site build failed:", siteError);
 
   // Start-up first, while the machine is quiet; then the baseline right before the runs it is compared with.
-  const only = Boolean(process.env.BENCH_ONLY);
+  const runs = (part: string) => !only || only === part;
   const skipped = { result: null, rows: [] as Row[] };
-  const pglite = only ? skipped : await attempt("PGlite start-up", "ms", () => measurePglite(ctx), (r) => [...r.startup, ...r.memory]);
-  const origins = only ? [] : (pglite.result?.origins ?? [failedRow("Other-origin requests", "requests", "the PGlite server did not start")]);
-  const pageRows = only ? [] : [...jsShippedRows(siteError), ...origins];
-  const raw = only ? skipped : await attempt("Raw Bun.serve hello", "req/s", () => measureRaw(ctx), (r) => [rateRow("Raw Bun.serve hello (baseline)", r)]);
-  const postgres = only ? skipped : await attempt("GraphQL on Postgres", "req/s", () => measurePostgres(ctx, raw.result), (r) => r.throughput);
-  const atScale = await attempt("Postgres at scale", "ms", () => measureAtScale(ctx, scale), (r) => r);
+  const pglite = runs("startup") ? await attempt("PGlite start-up", "ms", () => measurePglite(ctx), (r) => [...r.startup, ...r.memory]) : skipped;
+  const origins = runs("startup") ? (pglite.result?.origins ?? [failedRow("Other-origin requests", "requests", "the PGlite server did not start")]) : [];
+  const pageRows = [...(runs("pages") ? jsShippedRows(siteError) : []), ...origins];
+  const raw = runs("requests") ? await attempt("Raw Bun.serve hello", "req/s", () => measureRaw(ctx), (r) => [rateRow("Raw Bun.serve hello (baseline)", r)]) : skipped;
+  const postgres = runs("requests") ? await attempt("GraphQL on Postgres", "req/s", () => measurePostgres(ctx, raw.result), (r) => r.throughput) : skipped;
+  const atScale = !only || SCALE_PARTS.includes(only) ? await attempt("Postgres at scale", "ms", () => measureAtScale(ctx, scale), (r) => r) : skipped;
   // Display order: throughput, then latency at scale, then start-up, then both memory figures together, then what pages ship and ask for.
   const pgMemory = postgres.result?.memory ?? [];
   rows.push(...raw.rows, ...postgres.rows, ...atScale.rows, ...pglite.rows, ...pgMemory, ...pageRows);

@@ -1,7 +1,19 @@
 import postgres from "postgres";
 
-/** The only database the bench creates or drops; the name is fixed so no other database is touched. */
-export const BENCH_DATABASE = "lantern_bench";
+/**
+ * The only database the bench creates or drops. BENCH_DATABASE may name another, but only one that
+ * starts with "lantern_bench", so no other database is ever touched (two benches can run side by side).
+ */
+export const BENCH_DATABASE = benchDatabaseName(process.env.BENCH_DATABASE);
+
+function benchDatabaseName(name: string | undefined): string {
+  if (name === undefined || name === "") return "lantern_bench";
+  if (!/^lantern_bench[a-z0-9_]{0,40}$/.test(name)) {
+    console.error(`BENCH_DATABASE must start with "lantern_bench" and hold only a-z, 0-9 and _ (got "${name}")`);
+    process.exit(78);
+  }
+  return name;
+}
 
 /** Where to connect to run CREATE/DROP DATABASE (any existing database on the same server will do). */
 export function adminUrl(): string {
