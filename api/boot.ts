@@ -7,6 +7,8 @@ import { createApp, type LanternApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import type { Services } from "./context.ts";
 import type { SocketData } from "./graphql/websocket.ts";
+import { createInvalidator } from "./lib/invalidation.ts";
+import { SessionCache } from "./lib/session-cache.ts";
 import { createPubSub } from "./lib/pubsub.ts";
 import { createBlobStore } from "./lib/blob-store.ts";
 import { createMailer } from "./lib/mailer.ts";
@@ -50,7 +52,8 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
     throw error;
   }
   const pubsub = await createPubSub(database);
-  const services: Services = { config, database, pubsub, blobs: createBlobStore(config.blobs), mailer: createMailer(config.mail) };
+  const invalidator = createInvalidator(pubsub);
+  const services: Services = { config, database, pubsub, invalidator, sessionCache: new SessionCache(invalidator), blobs: createBlobStore(config.blobs), mailer: createMailer(config.mail) };
   const stopNotifier = startNotifier(services);
   const stopHousekeeping = startHousekeeping(services);
   const app = createApp(services, { siteRoot: options.siteRoot ?? DEFAULT_SITE_ROOT });
@@ -77,6 +80,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
       // Before the pubsub, mailer and database it uses are closed: mail under way is finished first.
       await stopNotifier();
       await stopHousekeeping();
+      invalidator.close();
       await pubsub.close();
       await services.mailer.close();
       await database.close();

@@ -3,6 +3,8 @@ import type { Database, DatabaseHandle } from "../db/client.ts";
 import type { RoleName } from "./shared/enums.ts";
 import type { Permission } from "./shared/permissions.ts";
 import type { PubSub } from "./lib/pubsub.ts";
+import type { Invalidator } from "./lib/invalidation.ts";
+import type { SessionCache } from "./lib/session-cache.ts";
 import type { BlobStore } from "./lib/blob-store.ts";
 import type { Mailer } from "./lib/mailer.ts";
 import type { PublicOrganisation } from "./modules/organisations/public.ts";
@@ -40,6 +42,9 @@ export interface Services {
   config: Config;
   database: DatabaseHandle;
   pubsub: PubSub;
+  /** Ends cached copies on every instance (logout, password change, account changes). */
+  invalidator: Invalidator;
+  sessionCache: SessionCache;
   blobs: BlobStore;
   mailer: Mailer;
 }

@@ -5,6 +5,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import type { PgAsyncDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import { pgliteAssets } from "./pglite-assets.ts";
+import { preparingClient } from "./prepared-statements.ts";
 import { relations, type Relations } from "./relations.ts";
 
 /** A drizzle database or transaction over either driver; service code never needs to know which. */
@@ -69,7 +70,7 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
 
 function wrapPostgres(url: string, max: number): DatabaseHandle {
   const sql = postgres(url, { max, onnotice: () => {}, connection: { application_name: "lantern" } });
-  const db = drizzlePostgres({ client: sql, relations }) as unknown as Database;
+  const db = drizzlePostgres({ client: preparingClient(sql), relations }) as unknown as Database;
   return {
     kind: "postgres",
     db,

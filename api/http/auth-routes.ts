@@ -68,7 +68,7 @@ export function authRoutes(services: Services) {
 
   app.post("/logout", async (c) => {
     const actor = c.get("state").actor;
-    await logout(services.database.db, actor);
+    await logout(services.database.db, services.invalidator, actor);
     if (actor.kind === "staff") {
       await services.pubsub.publish(userDisconnectTopic(actor.userId), { sessionTokenHash: actor.sessionTokenHash } satisfies UserDisconnectEvent);
     }

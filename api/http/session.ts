@@ -21,7 +21,7 @@ export function requestState(services: Services): MiddlewareHandler<AppEnv> {
       if (token && organisation) actor = (await resolveReporterSession(services.database.db, token, organisation.id)) ?? actor;
     } else {
       const token = getCookie(c, STAFF_COOKIE);
-      if (token) actor = (await resolveStaffSession(services.database.db, token)) ?? actor;
+      if (token) actor = (await resolveStaffSession(services.database.db, token, services.sessionCache)) ?? actor;
     }
     c.set("services", services);
     c.set("state", {

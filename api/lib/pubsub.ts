@@ -1,4 +1,5 @@
-import type { DatabaseHandle } from "../../db/client.ts";
+import { sql } from "drizzle-orm";
+import type { Database, DatabaseHandle } from "../../db/client.ts";
 import { logError } from "./log.ts";
 
 /**
@@ -18,6 +19,8 @@ type PrefixListener = (topic: string, payload: Record<string, unknown>) => void;
 
 export interface PubSub {
   publish(topic: string, payload: Record<string, unknown>): Promise<void>;
+  /** Sends the event as part of `tx`: PostgreSQL delivers it when `tx` commits, and never if it rolls back. */
+  publishWithin(tx: Database, topic: string, payload: Record<string, unknown>): Promise<void>;
   subscribe(topic: string, listener: Listener): () => void;
   /**
    * Every topic that starts with `prefix` (topics are per organisation or per report, so a
@@ -67,6 +70,9 @@ export async function createPubSub(database: DatabaseHandle): Promise<PubSub> {
   return {
     async publish(topic, payload) {
       await database.notify(CHANNEL, JSON.stringify({ topic, payload } satisfies LanternEvent));
+    },
+    async publishWithin(tx, topic, payload) {
+      await tx.execute(sql`select pg_notify(${CHANNEL}, ${JSON.stringify({ topic, payload } satisfies LanternEvent)})`);
     },
     subscribe,
     listenerCount: (topic) => listeners.get(topic)?.size ?? 0,

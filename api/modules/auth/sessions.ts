@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { roles, sessions, users } from "../../../db/schema/index.ts";
 import type { StaffActor } from "../../context.ts";
+import type { SessionCache } from "../../lib/session-cache.ts";
 import { hashToken, newToken } from "../../lib/tokens.ts";
 import { ROLE_PERMISSIONS } from "../../shared/permissions.ts";
 import { SESSION_TOUCH_INTERVAL_MS, STAFF_ABSOLUTE_TIMEOUT_MS, STAFF_IDLE_TIMEOUT_MS } from "./session-policy.ts";
@@ -21,13 +22,26 @@ export async function createStaffSession(tx: Database, userId: string, now = new
 /**
  * Resolves a session cookie to a staff actor, or null when it is unknown, idle for too long,
  * past its absolute lifetime, or its user is suspended. Expired rows are deleted on sight.
+ * With a cache, a session resolved before is served from it (session-cache.ts says when it may be).
  */
-export async function resolveStaffSession(db: Database, token: string, now = new Date()): Promise<StaffActor | null> {
+export async function resolveStaffSession(db: Database, token: string, cache?: SessionCache, now = new Date()): Promise<StaffActor | null> {
   if (!token || token.length > 200) return null;
-  return resolveStaffSessionByHash(db, hashToken(token), now);
+  const tokenHash = hashToken(token);
+  const cached = cache?.get<StaffActor>(tokenHash);
+  if (!cached) return resolveStaffSessionByHash(db, tokenHash, now, cache);
+  if (sessionEnded(cached, now)) {
+    cache!.forget(tokenHash);
+    return resolveStaffSessionByHash(db, tokenHash, now, cache);
+  }
+  if (needsTouch(cached.lastSeenAt, now)) {
+    await touch(db, tokenHash, now);
+    cached.lastSeenAt = now;
+  }
+  return cached.value;
 }
 
-export async function resolveStaffSessionByHash(db: Database, tokenHash: string, now = new Date()): Promise<StaffActor | null> {
+export async function resolveStaffSessionByHash(db: Database, tokenHash: string, now = new Date(), cache?: SessionCache): Promise<StaffActor | null> {
+  const markedAt = cache?.mark() ?? 0;
   const [row] = await db
     .select({
       lastSeenAt: sessions.lastSeenAt,
@@ -44,15 +58,16 @@ export async function resolveStaffSessionByHash(db: Database, tokenHash: string,
     .where(eq(sessions.tokenHash, tokenHash))
     .limit(1);
   if (!row) return null;
-  const idleExpired = now.getTime() - row.lastSeenAt.getTime() > STAFF_IDLE_TIMEOUT_MS;
-  if (idleExpired || row.expiresAt <= now || row.suspended) {
+  if (sessionEnded(row, now) || row.suspended) {
     await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
     return null;
   }
-  if (now.getTime() - row.lastSeenAt.getTime() > SESSION_TOUCH_INTERVAL_MS) {
-    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash));
+  let lastSeenAt = row.lastSeenAt;
+  if (needsTouch(lastSeenAt, now)) {
+    await touch(db, tokenHash, now);
+    lastSeenAt = now;
   }
-  return {
+  const actor: StaffActor = {
     kind: "staff",
     userId: row.userId,
     email: row.email,
@@ -61,6 +76,20 @@ export async function resolveStaffSessionByHash(db: Database, tokenHash: string,
     permissions: ROLE_PERMISSIONS[row.role],
     sessionTokenHash: tokenHash,
   };
+  cache?.store(tokenHash, { value: actor, userId: row.userId, lastSeenAt, expiresAt: row.expiresAt }, markedAt);
+  return actor;
+}
+
+function sessionEnded(session: { lastSeenAt: Date; expiresAt: Date }, now: Date): boolean {
+  return now.getTime() - session.lastSeenAt.getTime() > STAFF_IDLE_TIMEOUT_MS || session.expiresAt <= now;
+}
+
+function needsTouch(lastSeenAt: Date, now: Date): boolean {
+  return now.getTime() - lastSeenAt.getTime() > SESSION_TOUCH_INTERVAL_MS;
+}
+
+async function touch(db: Database, tokenHash: string, now: Date): Promise<void> {
+  await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash));
 }
 
 export async function deleteStaffSession(tx: Database, tokenHash: string): Promise<void> {

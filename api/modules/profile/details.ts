@@ -33,6 +33,7 @@ export async function changeDetails(ctx: Ctx, rawInput: unknown): Promise<string
   const actor = requireStaff(ctx);
   const input = parseWith(ChangeDetailsInput, rawInput);
   let removedStorageKey: string | null = null;
+  let cachedSessionsEnded: (() => Promise<void>) | null = null;
   try {
     await ctx.db.transaction(async (tx) => {
       const account = await lockOwnAccount(tx, actor);
@@ -78,12 +79,15 @@ export async function changeDetails(ctx: Ctx, rawInput: unknown): Promise<string
         action: "ChangeDetails",
         metadata: { first_name: firstName, last_name: lastName, email_changed: emailChanged, avatar_removed: removeAvatar },
       });
+      // Sessions carry the email address (the actor), so cached ones are read again.
+      if (emailChanged) cachedSessionsEnded = await ctx.services.invalidator.announce(tx, { userIds: [account.id] });
     });
   } catch (error) {
     // Two accounts taking the same address at the same moment: the unique index decides, with the same words.
     if (isUniqueViolation(error)) throw new UserError("CONFLICT", EMAIL_TAKEN, { fields: [{ field: "email", message: EMAIL_TAKEN }] });
     throw error;
   }
+  await (cachedSessionsEnded as (() => Promise<void>) | null)?.();
   if (removedStorageKey) await removeBlobBytes(ctx, removedStorageKey, "a removed avatar");
   return actor.userId;
 }

@@ -59,7 +59,7 @@ export async function changePassword(ctx: Ctx, rawInput: unknown, now = new Date
   }
 
   const passwordHash = await hashPassword(input.newPassword);
-  await ctx.db.transaction(async (tx) => {
+  const ended = await ctx.db.transaction(async (tx) => {
     // Only over the hash that was checked: a change from another tab in between wins, and this one says so.
     const changed = await tx
       .update(users)
@@ -72,7 +72,10 @@ export async function changePassword(ctx: Ctx, rawInput: unknown, now = new Date
       .delete(authTokens)
       .where(and(eq(authTokens.userId, actor.userId), inArray(authTokens.purpose, ["ResetPassword", "MagicLogin"]), isNull(authTokens.usedAt)));
     await recordActivity(tx, actor, { organisationId: account.organisationId, objectType: "Self", objectId: actor.userId, action: "ChangePassword" });
+    return ctx.services.invalidator.announce(tx, { userIds: [actor.userId] });
   });
+  // The sessions are gone from the database; once this resolves, no instance's cache holds one either.
+  await ended();
 
   // Every open console of this user (other tabs, other devices) is told at once; without a session hash the event concerns them all.
   await ctx.services.pubsub
