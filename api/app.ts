@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { requestBodyLimit } from "./http/body-limit.ts";
 import type { Server } from "bun";
 import type { Services } from "./context.ts";
 import { cookieCollector } from "./http/cookies.ts";
@@ -45,7 +45,7 @@ export function createApp(services: Services, options: { siteRoot: string }): La
   // Before the session is looked up: a refused request costs no database work.
   hono.use("/api/*", originGuard(protocol));
   hono.use("*", requestState(services));
-  const jsonBodyLimit = bodyLimit({
+  const jsonBodyLimit = requestBodyLimit({
     maxSize: JSON_BODY_LIMIT_BYTES,
     onError: (c) => c.json({ error: "413 Request Entity Too Large", message: "413 Request Entity Too Large" }, 413),
   });

@@ -1,4 +1,5 @@
 import {
+  BREAK,
   getNamedType,
   getNullableType,
   GraphQLError,
@@ -159,6 +160,8 @@ class TextChecker {
  * or a text longer than its bound. Literals and variables are both read, so neither route is open.
  */
 export function textProblem(schema: GraphQLSchema, document: DocumentNode, variables: Variables | null | undefined): GraphQLError | null {
+  // Only arguments carry text in: a document without any (most reads) has nothing to check.
+  if (!takesArguments(document)) return null;
   const defaults = new Map<string, ValueNode>();
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
@@ -180,6 +183,24 @@ export function textProblem(schema: GraphQLSchema, document: DocumentNode, varia
       },
     }),
   );
+  return found;
+}
+
+/** Per parsed document (Yoga's parser cache hands out the same object for the same text). */
+const argumentsIn = new WeakMap<DocumentNode, boolean>();
+
+function takesArguments(document: DocumentNode): boolean {
+  let found = argumentsIn.get(document);
+  if (found === undefined) {
+    found = false;
+    visit(document, {
+      Argument() {
+        found = true;
+        return BREAK;
+      },
+    });
+    argumentsIn.set(document, found);
+  }
   return found;
 }
 

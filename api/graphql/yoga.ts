@@ -82,6 +82,9 @@ export function createGraphqlServer(options: { production: boolean }) {
     graphqlEndpoint: GRAPHQL_PATH,
     graphiql: false,
     batching: false,
+    // The HTTP layer has already refused a body over its limit (1 MB JSON, 6 MB multipart, api/app.ts).
+    // Yoga's own check would pipe every request body through a TransformStream to count it again.
+    maxRequestBodySize: false,
     landingPage: false,
     logging: false,
     maskedErrors: { maskError: (error) => maskError(error, { production: options.production }) },

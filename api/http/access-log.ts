@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { logInfo } from "../lib/log.ts";
+import { infoEnabled, logInfo } from "../lib/log.ts";
 
 /**
  * One line per request: method, path, status, duration. Never the client address, the user agent,
@@ -7,6 +7,7 @@ import { logInfo } from "../lib/log.ts";
  */
 export function accessLog(): MiddlewareHandler {
   return async (c, next) => {
+    if (!infoEnabled()) return next();
     const started = performance.now();
     await next();
     const path = new URL(c.req.url).pathname;

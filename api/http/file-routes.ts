@@ -1,5 +1,5 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import { requestBodyLimit } from "./body-limit.ts";
 import type { Services } from "../context.ts";
 import { badInput } from "../lib/errors.ts";
 import { openReportAttachment } from "../modules/files/attachment-access.ts";
@@ -41,7 +41,7 @@ export const isMultipartPost = (c: Context) => c.req.method === "POST" && (c.req
  * preflight, unlike our JSON calls; the origin check (http/origin-guard.ts) keeps other sites' pages out.
  */
 export function graphqlUploadGuard(): MiddlewareHandler<AppEnv> {
-  return bodyLimit({ maxSize: GRAPHQL_UPLOAD_BODY_LIMIT_BYTES, onError: (c) => c.json({ error: TOO_LARGE, message: TOO_LARGE }, 413) });
+  return requestBodyLimit({ maxSize: GRAPHQL_UPLOAD_BODY_LIMIT_BYTES, onError: (c) => c.json({ error: TOO_LARGE, message: TOO_LARGE }, 413) });
 }
 
 const ONE_FILE = 'Attach exactly one file per request, in the form field "file".';
@@ -63,7 +63,7 @@ async function readSingleFile(c: Context<AppEnv>): Promise<IncomingFile> {
 /** Report attachments (docs/decisions/008-reporter-api.md, Files) and chat images, mounted at /api/files. */
 export function fileRoutes(_services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const uploadLimit = bodyLimit({ maxSize: UPLOAD_BODY_LIMIT_BYTES, onError: (c) => c.json({ error: TOO_LARGE, message: TOO_LARGE }, 413) });
+  const uploadLimit = requestBodyLimit({ maxSize: UPLOAD_BODY_LIMIT_BYTES, onError: (c) => c.json({ error: TOO_LARGE, message: TOO_LARGE }, 413) });
 
   app.post("/report-attachments", uploadLimit, async (c) => {
     try {

@@ -9,6 +9,9 @@ export function setLogLevel(next: Level): void {
   level = next;
 }
 
+/** Whether info lines are written: callers skip building one that would be dropped. */
+export const infoEnabled = (): boolean => level === "info";
+
 export function logInfo(message: string, fields: Record<string, unknown> = {}): void {
   if (level === "info") console.log(JSON.stringify({ level: "info", time: new Date().toISOString(), message, ...fields }));
 }
