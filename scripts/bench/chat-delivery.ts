@@ -9,6 +9,7 @@
  * report_login writes after its Argon2id check (that check costs ~50 ms of CPU each and is no part
  * of delivery). All staff sockets share one signed-in owner session, as tabs of one browser would.
  */
+import { MAX_SOCKETS_PER_SESSION } from "../../api/graphql/socket-limits.ts";
 import { REPORTER_COOKIE } from "../../api/modules/reporting/session-policy.ts";
 import { createReporterSession } from "../../api/modules/reporting/sessions.ts";
 import { SEND_MUTATION as STAFF_SEND } from "../../site/src/admin/features/reports/detail/chat-api.ts";
@@ -37,8 +38,11 @@ export interface ChatDeliverySettings {
   organisationId: string;
   /** The submission ids of open reports whose team the owner leads, one per conversation. */
   submissionIds: string[];
-  /** The demo owner's `lantern_session=…` pair. */
-  staffCookie: string;
+  /**
+   * The demo owner's `lantern_session=…` pairs, one session per `MAX_SOCKETS_PER_SESSION` staff
+   * sockets: a session may hold only so many (decision 019), as a person's browser tabs would.
+   */
+  staffCookies: string[];
   /** How many staff sockets also hold the console's sidebar counts (see chat-sockets.ts). */
   sidebars: number;
   rate: number;
@@ -103,7 +107,7 @@ export async function measureChatDelivery(settings: ChatDeliverySettings): Promi
   const cookies = await reporterCookies(settings.databaseUrl, settings.organisationId, settings.submissionIds);
   const specs: ChatSocketSpec[] = settings.submissionIds.flatMap((submissionId, index) => [
     { side: "reporter" as const, submissionId, cookie: cookies[index]!, host: reporterHost },
-    { side: "staff" as const, submissionId, cookie: settings.staffCookie, host: staffHost, sidebar: index < settings.sidebars },
+    { side: "staff" as const, submissionId, cookie: settings.staffCookies[Math.floor(index / MAX_SOCKETS_PER_SESSION)]!, host: staffHost, sidebar: index < settings.sidebars },
   ]);
 
   const pending = new Map<string, Pending>();
@@ -134,7 +138,7 @@ export async function measureChatDelivery(settings: ChatDeliverySettings): Promi
       const text = `Bench ${run}-${i}: thank you, could you tell us a little more about what happened?`;
       pending.set(text, { issuedAt: performance.now(), to: fromStaff ? "reporter" : "staff", submissionId });
       try {
-        if (fromStaff) await post(settings.base, staffHost, settings.staffCookie, STAFF_SEND, { id: submissionId, message: text }, signal);
+        if (fromStaff) await post(settings.base, staffHost, settings.staffCookies[0]!, STAFF_SEND, { id: submissionId, message: text }, signal);
         else await post(settings.base, reporterHost, cookies[(i >> 1) % pairs]!, REPORTER_SEND, { message: text }, signal);
       } catch (error) {
         pending.delete(text);
