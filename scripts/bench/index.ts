@@ -25,6 +25,7 @@ import { CleanupStack } from "./cleanup.ts";
 import { measureAtScale, type ScaleSettings } from "./scale.ts";
 import { measurePglite, measurePostgres, measureRaw, rateRow, type BenchContext } from "./scenarios.ts";
 import { jsShippedRows, ensureSiteBuiltQuietly } from "./site-weight.ts";
+import { withGoal } from "./goals.ts";
 import { failedRow, renderTable, type Row } from "./table.ts";
 import { ensureWrk, WARMUP_SECONDS, WRK_CONNECTIONS, WRK_THREADS } from "./wrk.ts";
 
@@ -113,6 +114,6 @@ try {
 
 const settings = `wrk -t${WRK_THREADS} -c${WRK_CONNECTIONS} -d${seconds}s --latency (after a ${WARMUP_SECONDS} s warm-up), loopback; Bun ${Bun.version}, ${availableParallelism()} CPUs`;
 console.log(`\nLantern benchmark — ${settings}\n`);
-console.log(renderTable(rows));
+console.log(renderTable(rows.map(withGoal)));
 // A figure that could not be measured (its row says why) fails the run as a whole scenario would.
 if (failed || rows.some((row) => row.note?.startsWith("not measured"))) process.exitCode = 1;

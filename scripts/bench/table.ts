@@ -8,6 +8,9 @@ export interface Row {
   value: string;
   unit: string;
   note?: string;
+  /** The goal the figure is held to ("≤ 25 ms"), and the figure's ratio to it (goals.ts). */
+  goal?: string;
+  ofGoal?: string;
 }
 
 /** Whole numbers with thousands separators: request rates are easier to compare that way. */
@@ -35,14 +38,23 @@ export function failedRow(name: string, unit: string, error: unknown): Row {
 
 /** Renders rows with the value column right-aligned so magnitudes line up. */
 export function renderTable(rows: Row[]): string {
-  const headings = { name: "Figure", value: "Value", unit: "Unit", note: "Note" };
+  const headings = { name: "Figure", value: "Value", unit: "Unit", goal: "Goal", ofGoal: "Of goal", note: "Note" };
   const width = (pick: (row: Row | typeof headings) => string) =>
     Math.max(...[headings, ...rows].map((row) => [...pick(row)].length));
   const nameWidth = width((row) => row.name);
   const valueWidth = width((row) => row.value);
   const unitWidth = width((row) => row.unit);
+  const goalWidth = width((row) => row.goal ?? "");
+  const ofGoalWidth = width((row) => row.ofGoal ?? "");
   const line = (row: Row | typeof headings) =>
-    [padEnd(row.name, nameWidth), padStart(row.value, valueWidth), padEnd(row.unit, unitWidth), row.note ?? ""].join("  ").trimEnd();
+    [
+      padEnd(row.name, nameWidth),
+      padStart(row.value, valueWidth),
+      padEnd(row.unit, unitWidth),
+      padEnd(row.goal ?? "", goalWidth),
+      padEnd(row.ofGoal ?? "", ofGoalWidth),
+      row.note ?? "",
+    ].join("  ").trimEnd();
   const rule = "-".repeat(Math.max(...[headings, ...rows].map((row) => line(row).length)));
   return [line(headings), rule, ...rows.map(line)].join("\n");
 }
