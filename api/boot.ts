@@ -80,7 +80,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
       // Before the pubsub, mailer and database it uses are closed: mail under way is finished first.
       await stopNotifier();
       await stopHousekeeping();
-      invalidator.close();
+      await invalidator.close();
       await pubsub.close();
       await services.mailer.close();
       await database.close();

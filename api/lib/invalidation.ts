@@ -45,7 +45,8 @@ export interface Invalidator {
   hearing(): boolean;
   /** Grows with every event applied here: a copy read before an event must not be stored after it. */
   epoch(): number;
-  close(): void;
+  /** Says this instance is leaving, so no sender waits for its answer, and stops listening. */
+  close(): Promise<void>;
 }
 
 export function createInvalidator(pubsub: PubSub, options: { now?: () => number } = {}): Invalidator {
@@ -59,6 +60,10 @@ export function createInvalidator(pubsub: PubSub, options: { now?: () => number 
 
   const stopHeartbeats = pubsub.subscribe(HEARTBEAT_TOPIC, (payload) => {
     if (typeof payload.instance !== "string") return;
+    if (payload.leaving === true) {
+      members.delete(payload.instance);
+      return;
+    }
     members.set(payload.instance, now());
     if (payload.instance === instance) heardSelfAt = now();
   });
@@ -135,8 +140,9 @@ export function createInvalidator(pubsub: PubSub, options: { now?: () => number 
     },
     hearing: () => heardSelfAt > 0 && now() - heardSelfAt <= DEAF_AFTER_MS,
     epoch: () => epoch,
-    close() {
+    async close() {
       clearInterval(timer);
+      await pubsub.publish(HEARTBEAT_TOPIC, { instance, leaving: true }).catch((error: unknown) => logError("Could not say this instance is leaving", error));
       stopHeartbeats();
       stopEvents();
       stopAcks();

@@ -24,6 +24,9 @@ const AvatarType = builder.objectRef<{ id: string; fileURL: string }>("Avatar").
 
 export const UserType = builder.drizzleObject("users", {
   name: "User",
+  // Only the columns the asked fields need are read: a user row also holds the password hash, the
+  // two-factor secret and the recovery code's hash, which no query has a reason to load.
+  select: { columns: { id: true } },
   fields: (t) => ({
     id: t.exposeID("id"),
     email: t.exposeString("email"),

@@ -25,7 +25,7 @@ beforeAll(async () => {
   cache = new SessionCache(invalidator, { now: () => clock });
 });
 afterAll(async () => {
-  invalidator.close();
+  await invalidator.close();
   await pubsub.close();
   await database.drop();
 });
