@@ -1,6 +1,7 @@
 import { themeStyle } from '../../forms/theme';
 import { fontDataValue, sameOriginImageUrl } from '../organisation-data';
-import { pageTitle, useDocumentTitle, useFocusOnChange } from '../page-focus';
+import { useDocumentTitle, useFocusOnChange } from '../page-focus';
+import { pageTitle } from '../page-title';
 import { QuickExit } from '../quick-exit';
 import { AttachFilesStep } from './attach-files-step';
 import { FinishStep } from './finish-step';
