@@ -18,8 +18,13 @@ export function clearTabStorage(): void {
   }
 }
 
-export function quickExit(reportFormID?: string): void {
+/** Ends the reporter's session on the server; the request survives the page going away. */
+export function endReportSession(reportFormID?: string): void {
   postJsonKeepalive(REPORT_FINISH_URL, reportFormID ? { reportFormID } : {});
+}
+
+export function quickExit(reportFormID?: string): void {
+  endReportSession(reportFormID);
   clearTabStorage();
   // replace() rather than assign(): the Back button must not bring the page back.
   window.location.replace(EXIT_URL);

@@ -1,14 +1,8 @@
 import { h } from '../../lib/dom';
 import { FALLBACK_ERROR_MESSAGE } from '../../lib/http';
 import { ORGANISATION_DATA_ID, readPageData } from '../../lib/page-data';
-import {
-  fontDataValue,
-  parseOrganisationPageData,
-  sameOriginImageUrl,
-  sortFormsByName,
-  type OrganisationPageData,
-  type ReportFormSummary,
-} from '../organisation-data';
+import { parseOrganisationPageData, sortFormsByName, type OrganisationPageData, type ReportFormSummary } from '../organisation-data';
+import { fontDataValue, sameOriginImageUrl } from '../organisation-display';
 import { pageTitle } from '../page-title';
 import { isQuickExitEscape, quickExit } from '../quick-exit-actions';
 
