@@ -1,140 +1,44 @@
-import { createElement, Fragment, useMemo, type CSSProperties, type ReactNode } from 'react';
-import {
-  RICH_TEXT_ELEMENTS,
-  RICH_TEXT_LINK,
-  RICH_TEXT_MAX_INDENT,
-  RICH_TEXT_NO_TRANSLATE,
-  RICH_TEXT_STYLES,
-} from '../../../api/shared/rich-text';
+import { useEffect, useState } from 'react';
+import type { RichTextView } from './rich-text-view';
 import './rich-text.css';
 
 /**
- * A form message as reporters (and the builder's preview) see it. The server stores sanitised HTML
- * (api/shared/rich-text.ts); this parses it in an inert document and rebuilds only the allowlisted
- * elements, attributes and styles as React elements, so no markup string ever reaches the page and
- * anything the sanitiser should have removed is dropped again here (its text kept).
- * A message without tags is plain text: its line breaks are kept.
- * Messages only exist in the browser (the server injects them after the build), so without a
- * DOMParser (the static build) nothing renders.
+ * A form message (rich-text-tree.ts says how it is read). The renderer is fetched the first time a
+ * message has text, so pages whose forms have none never download it; until then the place stays
+ * empty, the same as for an empty message.
  */
 export function RichText({ html, className }: { html: string; className?: string }) {
-  const content = useMemo(() => renderRichText(html), [html]);
-  if (!content) return null;
-  return <div className={className ? `rich-text ${className}` : 'rich-text'}>{content}</div>;
+  const View = useRichTextView(html.trim() !== '');
+  return View ? <View html={html} className={className} /> : null;
 }
 
-/** Elements whose content is code or embedded media, never message text: dropped whole. */
-const DROPPED_WITH_CONTENT = new Set(['script', 'style', 'template', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'head', 'title', 'textarea', 'select']);
+let view: typeof RichTextView | undefined;
+let loading: Promise<typeof RichTextView> | undefined;
 
-/**
- * The page around a message already has its h1 (the step's title), so the editor's two heading
- * levels sit one below it; their classes keep the editor's sizes.
- */
-const RENDERED_TAG: Readonly<Record<string, string>> = { h1: 'h2', h2: 'h3' };
-
-/** Lists hold list items only; the whitespace between them is markup layout, not text. */
-const NO_TEXT_CHILDREN = new Set(['ul', 'ol']);
-
-/**
- * Chromium checks the page's CSP as soon as a parser meets an event-handler attribute (onerror=…),
- * even in DOMParser's inert document where nothing runs, and reports a violation for each. So
- * before parsing, every name that could be one (`on…` after a space, slash or quote) gets a
- * private-use mark in front, which no handler name starts with; text and kept attribute values
- * lose the mark again when read.
- */
-const SHIELD = '\uE000';
-const shield = (html: string) => html.replace(/([\s"'/])(on[a-z])/gi, `$1${SHIELD}$2`);
-const unshield = (text: string) => text.replaceAll(SHIELD, '');
-
-function renderRichText(html: string): ReactNode[] | null {
-  if (html.trim() === '' || typeof DOMParser === 'undefined') return null;
-  // DOMParser's document has no browsing context: nothing in it loads or runs.
-  const body = new DOMParser().parseFromString(shield(html), 'text/html').body;
-  if (!/<[a-z!/]/i.test(html)) return plainText(unshield(body.textContent ?? ''));
-  const nodes = renderChildren(body, false);
-  return nodes.length > 0 ? nodes : null;
+function loadView(): Promise<typeof RichTextView> {
+  loading ??= import('./rich-text-view').then(
+    (module) => (view = module.RichTextView),
+    (error: unknown) => {
+      // A failed fetch is tried again the next time a message needs it.
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
 }
 
-/** Paragraphs at blank lines, line breaks within them. */
-function plainText(text: string): ReactNode[] | null {
-  const paragraphs = text
-    .trim()
-    .split(/\n\s*\n/)
-    .filter((paragraph) => paragraph.trim() !== '');
-  if (paragraphs.length === 0) return null;
-  return paragraphs.map((paragraph, index) => (
-    <p key={index}>
-      {paragraph.split('\n').map((line, lineIndex) => (
-        <Fragment key={lineIndex}>
-          {lineIndex > 0 && <br />}
-          {line}
-        </Fragment>
-      ))}
-    </p>
-  ));
-}
-
-function renderChildren(parent: Node, skipText: boolean): ReactNode[] {
-  const out: ReactNode[] = [];
-  parent.childNodes.forEach((node, index) => {
-    const rendered = renderNode(node, index, skipText);
-    if (rendered !== null) out.push(rendered);
-  });
-  return out;
-}
-
-function renderNode(node: Node, key: number, skipText: boolean): ReactNode {
-  if (node.nodeType === Node.TEXT_NODE) {
-    const text = unshield(node.textContent ?? '');
-    return skipText && text.trim() === '' ? null : text;
-  }
-  if (node.nodeType !== Node.ELEMENT_NODE) return null;
-  const element = node as Element;
-  const tag = element.localName;
-  if (DROPPED_WITH_CONTENT.has(tag)) return null;
-  const children = renderChildren(element, NO_TEXT_CHILDREN.has(tag));
-  if (!Object.hasOwn(RICH_TEXT_ELEMENTS, tag)) return children.length > 0 ? <Fragment key={key}>{children}</Fragment> : null;
-
-  const props: Record<string, unknown> = { key };
-  const style = allowedStyle(unshield(element.getAttribute('style') ?? ''));
-  if (style) props.style = style;
-  if (element.getAttribute('translate') === RICH_TEXT_NO_TRANSLATE) props.translate = 'no';
-  const classes = [RENDERED_TAG[tag] ? `rt-${tag}` : '', indentClass(element.getAttribute('data-indent'))].filter(Boolean);
-  if (classes.length > 0) props.className = classes.join(' ');
-
-  if (tag === 'a') {
-    const href = unshield(element.getAttribute('href') ?? '').trim();
-    // A link that may not leave for the web or mail is only its text.
-    if (!RICH_TEXT_LINK.test(href)) return children.length > 0 ? <Fragment key={key}>{children}</Fragment> : null;
-    Object.assign(props, { href, rel: 'noopener noreferrer', target: '_blank' });
-    // Leaving the report in a new tab keeps the reporter's place; a screen reader is told so.
-    if (!href.toLowerCase().startsWith('mailto:')) children.push(
-      <span key="new-tab" className="visually-hidden">
-        {' '}
-        (opens in a new tab)
-      </span>,
+function useRichTextView(needed: boolean): typeof RichTextView | undefined {
+  const [loaded, setLoaded] = useState(() => view);
+  useEffect(() => {
+    if (!needed || loaded) return;
+    let current = true;
+    loadView().then(
+      (component) => current && setLoaded(() => component),
+      () => {},
     );
-  }
-  if (tag === 'br') return createElement('br', props);
-  return createElement(RENDERED_TAG[tag] ?? tag, props, ...children);
-}
-
-/** The style attribute's allowlisted properties, as a React style object (applied through the DOM). */
-function allowedStyle(attribute: string): CSSProperties | undefined {
-  if (!attribute) return undefined;
-  const style: Record<string, string> = {};
-  for (const declaration of attribute.split(';')) {
-    const colon = declaration.indexOf(':');
-    if (colon < 0) continue;
-    const property = declaration.slice(0, colon).trim().toLowerCase();
-    const value = declaration.slice(colon + 1).trim();
-    const allowed = Object.hasOwn(RICH_TEXT_STYLES, property) ? RICH_TEXT_STYLES[property] : undefined;
-    if (allowed?.test(value)) style[property.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())] = value;
-  }
-  return Object.keys(style).length > 0 ? style : undefined;
-}
-
-function indentClass(value: string | null): string {
-  if (!value || !/^[1-9]$/.test(value)) return '';
-  return Number(value) <= RICH_TEXT_MAX_INDENT ? `rt-indent-${value}` : '';
+    return () => {
+      current = false;
+    };
+  }, [needed, loaded]);
+  return loaded;
 }

@@ -1,21 +1,7 @@
 import { useEffect, useRef } from 'react';
 
-// Titles and focus for reporter pages that change content without loading a page
+// Titles (page-title.ts) and focus for reporter pages that change content without loading a page
 // (docs/decisions/017-reporter-titles-and-focus.md).
-
-const TITLE_SEPARATOR = ' – ';
-
-/**
- * A document title from the most specific part to the least: "Step 2 of 6: Incident – Workplace
- * Report – Demo Organisation". Only names the organisation chose go in: never a report ID or an
- * answer, because browsers keep titles in their history and show them in tab lists.
- */
-export function pageTitle(...parts: readonly (string | undefined)[]): string {
-  return parts
-    .map((part) => part?.trim() ?? '')
-    .filter((part) => part !== '')
-    .join(TITLE_SEPARATOR);
-}
 
 export function useDocumentTitle(title: string | undefined): void {
   useEffect(() => {

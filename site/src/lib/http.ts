@@ -2,7 +2,7 @@
 // They never throw: callers get a result they must branch on, which keeps
 // error banners consistent with the spec's wording everywhere.
 
-import { challengeIn, solveChallenge, withSolution, type Challenge } from './proof-of-work';
+import { challengeIn, withSolution, type Challenge } from './proof-of-work';
 
 export const FALLBACK_ERROR_MESSAGE = 'Something went wrong. Please try again.';
 
@@ -96,6 +96,8 @@ export async function fetchJson(url: string, options: RequestOptions = {}): Prom
   for (let round = 0; round < MAX_CHALLENGE_ROUNDS && answer.challenge && options.body !== undefined; round += 1) {
     let solution: string;
     try {
+      // The solver is fetched on the first challenge: most visits never meet one.
+      const { solveChallenge } = await import('./proof-of-work-solver');
       solution = await solveChallenge(answer.challenge);
     } catch {
       break;

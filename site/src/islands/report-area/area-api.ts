@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { graphqlRequest } from '../../lib/graphql';
 import { FALLBACK_ERROR_MESSAGE, postJson, postJsonKeepalive } from '../../lib/http';
 import { disposeLive } from '../../lib/live';
-import { clearTabStorage } from '../quick-exit';
+import { clearTabStorage } from '../quick-exit-actions';
 
 // The follow-up area's calls (docs/decisions/008-reporter-api.md). Nothing here throws.
 

@@ -1,7 +1,7 @@
 import { useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { formatDateTime } from '../../lib/format';
 import { liveState, onLiveState, type LiveState } from '../../lib/live';
-import { sameOriginImageUrl } from '../organisation-data';
+import { sameOriginImageUrl } from '../organisation-display';
 import { IMAGE_TYPES, imageProblem, type ChatMessage } from './conversation';
 import { useConversation } from './use-conversation';
 import { useReporterPresence } from './use-reporter-presence';

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useHistoryLocation } from '../../lib/history-router';
 import { disposeLive } from '../../lib/live';
-import { pageTitle, useDocumentTitle } from '../page-focus';
+import { useDocumentTitle } from '../page-focus';
+import { pageTitle } from '../page-title';
 import { QuickExit } from '../quick-exit';
 import { AreaTabs, PANEL_ID, tabId, type Tab, type TabKey } from './area-tabs';
 import { consumeHandoff, finishOnUnload, leave, leaveIfSignedOut, loadSubmission, LOGIN_PATH, type ReporterSubmission } from './area-api';

@@ -1,5 +1,5 @@
 import { formatFileSize } from '../../lib/format';
-import { sameOriginImageUrl } from '../organisation-data';
+import { sameOriginImageUrl } from '../organisation-display';
 import type { ReporterSubmission } from './area-api';
 
 export function UploadsTab({ attachments }: { attachments: ReporterSubmission['attachments'] }) {

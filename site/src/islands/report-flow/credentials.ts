@@ -1,4 +1,3 @@
-import { saveBlob } from '../../lib/download';
 import type { ReportCredentials } from './report-api';
 
 // The report ID and password are shown once, on the finish page. They are kept
@@ -27,14 +26,4 @@ export function readCredentials(formID: string): ReportCredentials | undefined {
     // Unreadable storage counts as nothing stored.
   }
   return undefined;
-}
-
-export function credentialsFileName(reportID: string): string {
-  return `Report ${reportID} credentials.txt`;
-}
-
-/** Saves the credentials as a text file made in the browser: nothing goes over the network. */
-export function downloadCredentials(credentials: ReportCredentials): void {
-  const text = `Report ID: ${credentials.reportID}\nPassword: ${credentials.password}\n`;
-  saveBlob(new Blob([text], { type: 'text/plain;charset=utf-8' }), credentialsFileName(credentials.reportID));
 }

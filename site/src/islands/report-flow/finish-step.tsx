@@ -1,5 +1,5 @@
 import { RichText } from '../../forms/rich-text';
-import { downloadCredentials } from './credentials';
+import { downloadCredentials } from './credentials-file';
 import type { ReportCredentials } from './report-api';
 import type { ReporterForm } from './report-data';
 import { LOADING_MESSAGE } from './step-actions';

@@ -1,11 +1,12 @@
 import * as v from 'valibot';
 import type { AnswerMap } from '../../../../api/shared/form-definition';
 import { graphqlRequest } from '../../lib/graphql';
-import { FALLBACK_ERROR_MESSAGE, postJson, postJsonKeepalive } from '../../lib/http';
+import { FALLBACK_ERROR_MESSAGE, postJson } from '../../lib/http';
 import { parseReporterForm, type ReporterForm } from './report-data';
 
-// Every call the report flow makes (docs/decisions/008-reporter-api.md).
-// Results are unions the caller must branch on; nothing here throws.
+// Every call the report flow makes (docs/decisions/008-reporter-api.md), but the end of the
+// session on leaving (quick-exit-actions.ts). Results are unions the caller must branch on;
+// nothing here throws. The flow fetches this module at its first call, not with the page.
 
 type Failure = { ok: false; message: string };
 
@@ -19,8 +20,6 @@ const UNLOCK_MUTATION = `mutation ReportFormUnlock($reportFormID: ID!, $password
 const UPDATE_MUTATION = `mutation UserReportSubmissionUpdate($page: Int!, $answers: [ReportAnswerInput!]!, $attachments: [ID!]) {
   userReportSubmissionUpdate(page: $page, answers: $answers, attachments: $attachments) { success errors { field message } } }`;
 const COMPLETE_MUTATION = `mutation UserReportSubmissionComplete { userReportSubmissionComplete { reportID generatedPassword } }`;
-
-const REPORT_FINISH_URL = '/api/auth/report_finish';
 
 export async function loadReporterForm(reportFormID: string): Promise<{ ok: true; form: ReporterForm } | Failure> {
   const result = await graphqlRequest(FORM_QUERY, { reportFormID });
@@ -44,11 +43,6 @@ export async function startReport(reportFormID: string): Promise<{ ok: true; bui
   if (!result.ok) return result;
   const parsed = v.safeParse(startSchema, result.data);
   return { ok: true, buildID: parsed.success ? parsed.output.buildID : null };
-}
-
-/** Ends the reporter's session; survives the page going away. */
-export function finishReport(reportFormID: string): void {
-  postJsonKeepalive(REPORT_FINISH_URL, { reportFormID });
 }
 
 const updateSchema = v.object({

@@ -1,86 +1,162 @@
-import * as v from 'valibot';
-import { CONDITION_MATCH_TYPES, WIDGET_TYPES } from '../../../../api/shared/enums';
-import { FONT_FAMILIES } from '../organisation-data';
+import { CONDITION_MATCH_TYPES, WIDGET_TYPES, type ConditionMatchType, type WidgetType } from '../../../../api/shared/enums';
+import { FONT_FAMILIES, type FontFamily } from '../organisation-display';
 
-// The data the server injects into the report shell, and what
-// `reportSubmissionForm` answers. Parsed rather than trusted, so a mismatch
-// shows a message instead of a broken form. Optional texts arrive as null or
-// missing; both read as ''.
+// The data the server injects into the report shell, and what `reportSubmissionForm` answers.
+// Read rather than trusted, so a mismatch shows a message instead of a broken form. Optional texts
+// arrive as null or missing; both read as ''. Read by hand, not with valibot: this runs before the
+// first step can show, and valibot would be the largest part of the page's own code
+// (docs/decisions/024-page-weight.md). Unknown keys are dropped, as a schema would.
 
-const text = v.nullish(v.string(), '');
-const flag = v.nullish(v.boolean(), false);
+export type ReporterWidget = {
+  id: string;
+  type: WidgetType;
+  title: string;
+  required: boolean;
+  tooltip: string;
+  caption: string;
+  answers: string[];
+  pageName: string | null;
+  condition: {
+    id: string;
+    matchType: ConditionMatchType;
+    rules: { id: string; conditionWidgetID: string; conditionAnswer: string }[];
+  } | null;
+};
 
-const widgetSchema = v.object({
-  id: v.string(),
-  type: v.picklist(WIDGET_TYPES),
-  title: text,
-  required: flag,
-  tooltip: text,
-  caption: text,
-  answers: v.nullish(v.array(v.string()), []),
-  pageName: v.nullish(v.string(), null),
-  condition: v.nullish(
-    v.object({
-      id: v.string(),
-      matchType: v.picklist(CONDITION_MATCH_TYPES),
-      rules: v.array(v.object({ id: v.string(), conditionWidgetID: v.string(), conditionAnswer: v.string() })),
-    }),
-    null,
-  ),
-});
+export type ReporterForm = {
+  id: string;
+  buildID: string;
+  name: string;
+  secured: boolean;
+  unlocked: boolean;
+  welcomeMessageTitle: string;
+  welcomeMessageContent: string;
+  finishMessageTitle: string;
+  finishMessageContent: string;
+  uploadFilesMessage: string;
+  showImportantInfoMessage: boolean;
+  assignedToSupportMessage: string;
+  allowFileUploads: boolean;
+  allowedFileTypes: string[];
+  hasChat: boolean;
+  allowChatFileUploads: boolean;
+  showLogo: boolean;
+  theme: unknown;
+  widgets: ReporterWidget[];
+};
 
-export const reporterFormSchema = v.object({
-  id: v.string(),
-  buildID: text,
-  name: text,
-  secured: flag,
-  unlocked: flag,
-  welcomeMessageTitle: text,
-  welcomeMessageContent: text,
-  finishMessageTitle: text,
-  finishMessageContent: text,
-  uploadFilesMessage: text,
-  showImportantInfoMessage: flag,
-  assignedToSupportMessage: text,
-  allowFileUploads: flag,
-  allowedFileTypes: v.nullish(v.array(v.string()), []),
-  hasChat: flag,
-  allowChatFileUploads: flag,
-  showLogo: flag,
-  theme: v.nullish(v.unknown(), null),
-  widgets: v.nullish(v.array(widgetSchema), []),
-});
-
-const organisationSchema = v.object({
-  id: v.string(),
-  name: v.string(),
-  slug: v.string(),
-  logoUrl: v.nullish(v.string(), null),
-  fontFamily: v.fallback(v.picklist(FONT_FAMILIES), 'Helvetica Neue'),
-  showLogoOnReportForms: flag,
-});
-
-const pageSchema = v.union([
-  v.object({ organisation: organisationSchema, form: reporterFormSchema }),
-  v.object({ error: v.string() }),
-]);
-
-export type ReporterForm = v.InferOutput<typeof reporterFormSchema>;
-export type ReportOrganisation = v.InferOutput<typeof organisationSchema>;
+export type ReportOrganisation = {
+  id: string;
+  name: string;
+  slug: string;
+  logoUrl: string | null;
+  fontFamily: FontFamily;
+  showLogoOnReportForms: boolean;
+};
 export type ReportFormPage = { organisation: ReportOrganisation; form: ReporterForm };
 
 export const REPORT_FORM_NOT_FOUND = 'Report Form was not found or not longer exists.';
 
+class Unreadable extends Error {}
+
+function unreadable(): never {
+  throw new Unreadable();
+}
+
+type Fields = Readonly<Record<string, unknown>>;
+
+const record = (value: unknown): Fields => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : unreadable());
+const string = (value: unknown): string => (typeof value === 'string' ? value : unreadable());
+const missing = (value: unknown): value is null | undefined => value === null || value === undefined;
+const text = (value: unknown): string => (missing(value) ? '' : string(value));
+const flag = (value: unknown): boolean => (missing(value) ? false : typeof value === 'boolean' ? value : unreadable());
+const list = <T,>(value: unknown, item: (entry: unknown) => T): T[] => (missing(value) ? [] : Array.isArray(value) ? value.map(item) : unreadable());
+const oneOf = <T extends string>(options: readonly T[], value: unknown): T => (options.includes(value as T) ? (value as T) : unreadable());
+
+function condition(value: unknown): ReporterWidget['condition'] {
+  if (missing(value)) return null;
+  const fields = record(value);
+  const rule = (entry: unknown) => {
+    const ruleFields = record(entry);
+    return { id: string(ruleFields.id), conditionWidgetID: string(ruleFields.conditionWidgetID), conditionAnswer: string(ruleFields.conditionAnswer) };
+  };
+  if (!Array.isArray(fields.rules)) unreadable();
+  return { id: string(fields.id), matchType: oneOf(CONDITION_MATCH_TYPES, fields.matchType), rules: fields.rules.map(rule) };
+}
+
+function widget(value: unknown): ReporterWidget {
+  const fields = record(value);
+  return {
+    id: string(fields.id),
+    type: oneOf(WIDGET_TYPES, fields.type),
+    title: text(fields.title),
+    required: flag(fields.required),
+    tooltip: text(fields.tooltip),
+    caption: text(fields.caption),
+    answers: list(fields.answers, string),
+    pageName: missing(fields.pageName) ? null : string(fields.pageName),
+    condition: condition(fields.condition),
+  };
+}
+
+function reporterForm(value: unknown): ReporterForm {
+  const fields = record(value);
+  return {
+    id: string(fields.id),
+    buildID: text(fields.buildID),
+    name: text(fields.name),
+    secured: flag(fields.secured),
+    unlocked: flag(fields.unlocked),
+    welcomeMessageTitle: text(fields.welcomeMessageTitle),
+    welcomeMessageContent: text(fields.welcomeMessageContent),
+    finishMessageTitle: text(fields.finishMessageTitle),
+    finishMessageContent: text(fields.finishMessageContent),
+    uploadFilesMessage: text(fields.uploadFilesMessage),
+    showImportantInfoMessage: flag(fields.showImportantInfoMessage),
+    assignedToSupportMessage: text(fields.assignedToSupportMessage),
+    allowFileUploads: flag(fields.allowFileUploads),
+    allowedFileTypes: list(fields.allowedFileTypes, string),
+    hasChat: flag(fields.hasChat),
+    allowChatFileUploads: flag(fields.allowChatFileUploads),
+    showLogo: flag(fields.showLogo),
+    theme: missing(fields.theme) ? null : fields.theme,
+    widgets: list(fields.widgets, widget),
+  };
+}
+
+function organisation(value: unknown): ReportOrganisation {
+  const fields = record(value);
+  return {
+    id: string(fields.id),
+    name: string(fields.name),
+    slug: string(fields.slug),
+    logoUrl: missing(fields.logoUrl) ? null : string(fields.logoUrl),
+    // An unknown family must not break the page; the default is the spec's.
+    fontFamily: FONT_FAMILIES.includes(fields.fontFamily as FontFamily) ? (fields.fontFamily as FontFamily) : 'Helvetica Neue',
+    showLogoOnReportForms: flag(fields.showLogoOnReportForms),
+  };
+}
+
+/** `read(value)`, or undefined when the value does not have the shape. */
+function readOrUndefined<T>(read: (value: unknown) => T, value: unknown): T | undefined {
+  try {
+    return read(value);
+  } catch (error) {
+    if (error instanceof Unreadable) return undefined;
+    throw error;
+  }
+}
+
 /** The injected page data, or the message to show instead of the form. */
 export function parseReportFormPage(value: unknown): ReportFormPage | { error: string } {
   // An untouched placeholder means the server had no form to inject.
-  if (value === null || value === undefined) return { error: REPORT_FORM_NOT_FOUND };
-  const parsed = v.safeParse(pageSchema, value);
-  if (!parsed.success) return { error: REPORT_FORM_NOT_FOUND };
-  return parsed.output;
+  if (missing(value)) return { error: REPORT_FORM_NOT_FOUND };
+  const page = readOrUndefined((raw) => ({ organisation: organisation(record(raw).organisation), form: reporterForm(record(raw).form) }), value);
+  if (page) return page;
+  const error = readOrUndefined((raw) => string(record(raw).error), value);
+  return { error: error ?? REPORT_FORM_NOT_FOUND };
 }
 
 export function parseReporterForm(value: unknown): ReporterForm | undefined {
-  const parsed = v.safeParse(reporterFormSchema, value);
-  return parsed.success ? parsed.output : undefined;
+  return readOrUndefined(reporterForm, value);
 }

@@ -1,12 +1,11 @@
 import { themeStyle } from '../../forms/theme';
-import { fontDataValue, sameOriginImageUrl } from '../organisation-data';
-import { pageTitle, useDocumentTitle, useFocusOnChange } from '../page-focus';
+import { fontDataValue, sameOriginImageUrl } from '../organisation-display';
+import { useDocumentTitle, useFocusOnChange } from '../page-focus';
+import { pageTitle } from '../page-title';
 import { QuickExit } from '../quick-exit';
-import { AttachFilesStep } from './attach-files-step';
-import { FinishStep } from './finish-step';
-import { PageStep } from './page-step';
+import { FALLBACK_ERROR_MESSAGE } from '../../lib/http';
+import { useLaterSteps, type LaterStepsState } from './later-steps';
 import { ProgressBar } from './progress-bar';
-import { ReviewStep } from './review-step';
 import { LOADING_MESSAGE } from './step-actions';
 import { useReportFlow, type ReportFlow as Flow } from './use-report-flow';
 import { WelcomeStep } from './welcome-step';
@@ -20,9 +19,12 @@ import '../../styles/report-flow.css';
 export function ReportFlow() {
   const flow = useReportFlow();
   const { data } = flow;
+  const later = useLaterSteps(data.kind === 'ready', flow.step);
   useDocumentTitle(flowTitle(flow));
-  // Next, Back, a completed step in the bar, Submit: each new step's heading takes focus.
-  useFocusOnChange(data.kind === 'ready' ? flow.step : undefined, '#report-step-title');
+  // Next, Back, a completed step in the bar, Submit: each new step's heading takes focus, once
+  // the step is on screen (a later step still being fetched has no heading yet).
+  const stepOnScreen = flow.step === 'welcome' || later.kind === 'ready';
+  useFocusOnChange(data.kind === 'ready' && stepOnScreen ? flow.step : undefined, '#report-step-title');
 
   if (data.kind !== 'ready') {
     return (
@@ -64,7 +66,7 @@ export function ReportFlow() {
           />
         )}
         <div className="card">
-          <CurrentStep flow={flow} />
+          <CurrentStep flow={flow} later={later} />
         </div>
       </main>
     </div>
@@ -85,13 +87,21 @@ function flowTitle(flow: Flow): string | undefined {
   return pageTitle(stepName, form.name, organisation.name);
 }
 
-function CurrentStep({ flow }: { flow: Flow }) {
+function CurrentStep({ flow, later }: { flow: Flow; later: LaterStepsState }) {
   const { form } = flow;
   if (!form) return null;
   const common = { flowError: flow.flowError, busy: flow.busy };
+  if (flow.step === 'welcome') return <WelcomeStep form={form} errors={flow.errors} onNext={flow.welcomeNext} {...common} />;
+  if (later.kind === 'loading') return <p role="status">{LOADING_MESSAGE}</p>;
+  if (later.kind === 'failed') {
+    return (
+      <p className="alert alert--error" role="alert">
+        {FALLBACK_ERROR_MESSAGE}
+      </p>
+    );
+  }
+  const { PageStep, AttachFilesStep, ReviewStep, FinishStep } = later.steps;
   switch (flow.step) {
-    case 'welcome':
-      return <WelcomeStep form={form} errors={flow.errors} onNext={flow.welcomeNext} {...common} />;
     case 'attach':
       return <AttachFilesStep form={form} attachments={flow.attachments} setAttachments={flow.setAttachments} onBack={flow.back} onNext={flow.attachNext} {...common} />;
     case 'review':

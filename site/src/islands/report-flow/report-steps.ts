@@ -1,6 +1,9 @@
 import { derivePages, pageHasContent, visibleWidgetIds, type AnswerMap, type FormPage, type FormWidget } from '../../../../api/shared/form-definition';
 import { pageStepKey, type StepKey } from './report-routes';
 
+/** The welcome step's field for a password-protected form's password. */
+export const FORM_PASSWORD_FIELD = 'formPassword';
+
 export type Step = { key: StepKey; label: string; page?: FormPage };
 
 /** The pages a reporter sees for these answers: pages with nothing visible are skipped. */

@@ -1,32 +1,24 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { checkPageAnswers, type FormPage } from '../../../../api/shared/form-definition';
+import type { FormPage } from '../../../../api/shared/form-definition';
 import { navigate, useHistoryLocation } from '../../lib/history-router';
 import { FALLBACK_ERROR_MESSAGE } from '../../lib/http';
 import { readPageData, REPORT_FORM_DATA_ID } from '../../lib/page-data';
+import { endReportSession } from '../quick-exit-actions';
 import type { AttachmentEntry } from './attachment-upload';
-import { readCredentials, storeCredentials } from './credentials';
-import { completeReport, finishReport, loadReporterForm, savePage, startReport, unlockForm, type ReportCredentials } from './report-api';
+import { readCredentials } from './credentials';
+import type { ReportCredentials } from './report-api';
 import { parseReportFormPage, type ReportFormPage } from './report-data';
-import { pageStepKey, parseReportRoute, stepPath, type StepKey } from './report-routes';
+import type { FlowContext } from './flow-actions';
+import { parseReportRoute, stepPath, type StepKey } from './report-routes';
 import { reportSteps, visiblePages } from './report-steps';
 
-export const FORM_PASSWORD_FIELD = 'formPassword';
-const FORM_PASSWORD_INCORRECT = 'Form password is incorrect';
-const ERROR_SCROLL_DELAY_MS = 500;
+/**
+ * What Next and Submit do, with the server calls they make: fetched at the first press, since the
+ * welcome step is on screen and readable before either is needed (docs/decisions/024-page-weight.md).
+ */
+const flowActions = () => import('./flow-actions');
 
-type Answers = Record<string, string[]>;
-type DataState = { kind: 'loading' } | { kind: 'error'; message: string } | ({ kind: 'ready' } & ReportFormPage);
-
-/** After the page has re-rendered with its errors, bring the first one into view (spec: 500 ms). */
-function scrollToFirstError(): void {
-  window.setTimeout(() => {
-    const first = document.querySelector<HTMLElement>('.form-widget--error, .field__input[aria-invalid="true"], [data-flow-error]');
-    if (!first) return;
-    first.scrollIntoView({ behavior: 'smooth', block: 'center' });
-    const control = first.matches('input, select, textarea') ? first : first.querySelector<HTMLElement>('input, select, textarea');
-    control?.focus({ preventScroll: true });
-  }, ERROR_SCROLL_DELAY_MS);
-}
+export type DataState = { kind: 'loading' } | { kind: 'error'; message: string } | ({ kind: 'ready' } & ReportFormPage);
 
 /**
  * The report flow's state and actions. Answers live in memory only; each page is stored on the
@@ -36,7 +28,7 @@ export function useReportFlow() {
   const location = useHistoryLocation();
   const route = useMemo(() => parseReportRoute(location), [location]);
   const [data, setData] = useState<DataState>({ kind: 'loading' });
-  const [answers, setAnswers] = useState<Answers>({});
+  const [answers, setAnswers] = useState<Record<string, string[]>>({});
   const [started, setStarted] = useState(false);
   const [completed, setCompleted] = useState<ReadonlySet<StepKey>>(new Set());
   const [flagged, setFlagged] = useState<ReadonlySet<StepKey>>(new Set());
@@ -67,7 +59,7 @@ export function useReportFlow() {
   // uses the History API, so only leaving or reloading the page gets here.
   useEffect(() => {
     if (!formID) return;
-    const onPageHide = () => finishReport(formID);
+    const onPageHide = () => endReportSession(formID);
     // A page restored from the back/forward cache has lost its session: start over.
     const onPageShow = (event: PageTransitionEvent) => {
       if (event.persisted) window.location.reload();
@@ -78,6 +70,11 @@ export function useReportFlow() {
       window.removeEventListener('pagehide', onPageHide);
       window.removeEventListener('pageshow', onPageShow);
     };
+  }, [formID]);
+
+  // Fetched while the reporter reads the first step, so Next does not wait for it.
+  useEffect(() => {
+    if (formID) flowActions().catch(() => {});
   }, [formID]);
 
   const goTo = useCallback(
@@ -117,140 +114,40 @@ export function useReportFlow() {
     setBusy(true);
     try {
       await task();
+    } catch {
+      // Only fetching the actions' module can throw (the server calls answer failures instead).
+      setFlowError(FALLBACK_ERROR_MESSAGE);
     } finally {
       busyRef.current = false;
       setBusy(false);
     }
   }, []);
 
-  const fail = (message: string) => {
-    setFlowError(message);
-    scrollToFirstError();
-  };
-
-  const fieldError = (field: string, message: string) => {
-    setErrors({ [field]: message });
-    scrollToFirstError();
-  };
-
-  const markDone = (key: StepKey) => {
-    setCompleted((previous) => new Set(previous).add(key));
-    setFlagged((previous) => {
-      const next = new Set(previous);
-      next.delete(key);
-      return next;
-    });
-  };
-
-  const nextAfter = (key: StepKey): StepKey => steps[steps.findIndex((candidate) => candidate.key === key) + 1]?.key ?? 'review';
-
-  const keptAnswers = (page: FormPage) => checkPageAnswers(page.widgets, visible, answers);
-
-  const attachmentIds = () => attachments.flatMap((entry) => (entry.status === 'done' && entry.id ? [entry.id] : []));
-
-  // What a page's last successful save carried: its answers, and the attachment list when sent with it.
-  const snapshot = (kept: Answers, withAttachments: boolean) => JSON.stringify([kept, withAttachments ? attachmentIds() : null]);
-
-  /** Stores one page; shows the server's field errors and answers false when it refused. */
-  const store = async (page: FormPage, kept: Answers, withAttachments: boolean): Promise<boolean> => {
-    const result = await savePage(page.index, kept, withAttachments ? attachmentIds() : undefined);
-    if (!result.ok) {
-      fail(result.message);
-      return false;
-    }
-    if (!result.success || Object.keys(result.fieldErrors).length > 0) {
-      setErrors(result.fieldErrors);
-      if (Object.keys(result.fieldErrors).length === 0) setFlowError(FALLBACK_ERROR_MESSAGE);
-      scrollToFirstError();
-      return false;
-    }
-    saved.current[page.index] = snapshot(kept, withAttachments);
-    return true;
-  };
-
-  // A secured form's page is served before the old page's unload logs the reporter out, so after
-  // a reload it says "unlocked" for a session that is gone. Ask again, and show the password field.
-  const relock = async (reportFormID: string, message: string) => {
-    const fresh = await loadReporterForm(reportFormID);
-    if (!fresh.ok || !ready || fresh.form.unlocked) return fail(message);
-    setData({ ...ready, form: fresh.form });
-    fieldError(FORM_PASSWORD_FIELD, 'Required');
-  };
-
-  const welcomeNext = (password: string) =>
-    run(async () => {
-      if (!ready) return;
-      let current = ready.form;
-      if (current.secured && !current.unlocked) {
-        if (password === '') return fieldError(FORM_PASSWORD_FIELD, 'Required');
-        const unlock = await unlockForm(current.id, password);
-        if (!unlock.ok) return fail(unlock.message);
-        if (!unlock.unlocked) return fieldError(FORM_PASSWORD_FIELD, FORM_PASSWORD_INCORRECT);
-        const reloaded = await loadReporterForm(current.id);
-        if (!reloaded.ok) return fail(reloaded.message);
-        current = reloaded.form;
-        setData({ ...ready, form: current });
-      }
-      if (!started) {
-        const start = await startReport(current.id);
-        if (!start.ok) return current.secured ? relock(current.id, start.message) : fail(start.message);
-        // Published anew since this page loaded: the report is made on the new build, so its questions are shown.
-        if (start.buildID && start.buildID !== current.buildID) {
-          const reloaded = await loadReporterForm(current.id);
-          if (!reloaded.ok) return fail(reloaded.message);
-          current = reloaded.form;
-          setData({ ...ready, form: current });
-        }
-        setStarted(true);
-      }
-      markDone('welcome');
-      const firstPage = visiblePages(current.widgets, answers).pages[0];
-      goTo(firstPage ? pageStepKey(firstPage.index) : current.allowFileUploads ? 'attach' : 'review');
-    });
-
-  const pageNext = (page: FormPage) =>
-    run(async () => {
-      const { kept, problems } = keptAnswers(page);
-      if (problems.length > 0) {
-        setErrors(Object.fromEntries(problems.map((problem) => [problem.widgetId, problem.message])));
-        return scrollToFirstError();
-      }
-      if (!(await store(page, kept, false))) return;
-      markDone(pageStepKey(page.index));
-      goTo(nextAfter(pageStepKey(page.index)));
-    });
-
-  const attachNext = () =>
-    run(async () => {
-      // Attachments travel with the last page, resent unchanged, so no page loses its answers.
-      const last = pages.at(-1);
-      if (last && !(await store(last, keptAnswers(last).kept, true))) return;
-      markDone('attach');
-      goTo('review');
-    });
-
-  const submit = () =>
-    run(async () => {
-      const checked = pages.map((page) => ({ page, ...keptAnswers(page) }));
-      const broken = checked.filter((entry) => entry.problems.length > 0);
-      if (broken.length > 0) {
-        setFlagged(new Set(broken.map((entry) => pageStepKey(entry.page.index))));
-        goTo(pageStepKey(broken[0]!.page.index));
-        setErrors(Object.fromEntries(broken[0]!.problems.map((problem) => [problem.widgetId, problem.message])));
-        return scrollToFirstError();
-      }
-      for (const [index, entry] of checked.entries()) {
-        const withAttachments = Boolean(form?.allowFileUploads) && index === checked.length - 1;
-        if (saved.current[entry.page.index] === snapshot(entry.kept, withAttachments)) continue;
-        if (!(await store(entry.page, entry.kept, withAttachments))) return;
-      }
-      const result = await completeReport();
-      if (!result.ok) return fail(result.message);
-      if (formID) storeCredentials(formID, result.credentials);
-      markDone('review');
-      setCredentials(result.credentials);
-      goTo('finish');
-    });
+  // The state and setters the actions read when they run (flow-actions.ts).
+  const context = (): FlowContext => ({
+    ready,
+    form,
+    formID,
+    answers,
+    started,
+    pages,
+    visible,
+    steps,
+    attachments,
+    saved,
+    setData,
+    setStarted,
+    setErrors,
+    setFlowError,
+    setCompleted,
+    setFlagged,
+    setCredentials,
+    goTo,
+  });
+  const welcomeNext = (password: string) => run(async () => (await flowActions()).actionsFor(context()).welcomeNext(password));
+  const pageNext = (page: FormPage) => run(async () => (await flowActions()).actionsFor(context()).pageNext(page));
+  const attachNext = () => run(async () => (await flowActions()).actionsFor(context()).attachNext());
+  const submit = () => run(async () => (await flowActions()).actionsFor(context()).submit());
 
   const setAnswer = useCallback((widgetId: string, answer: string[]) => {
     setAnswers((previous) => ({ ...previous, [widgetId]: answer }));

@@ -3,7 +3,7 @@ import { RichText } from '../../forms/rich-text';
 import { TextField } from '../../lib/text-field';
 import type { ReporterForm } from './report-data';
 import { FlowError, StepActions } from './step-actions';
-import { FORM_PASSWORD_FIELD } from './use-report-flow';
+import { FORM_PASSWORD_FIELD } from './report-steps';
 
 type WelcomeStepProps = {
   form: ReporterForm;
