@@ -46,12 +46,15 @@ export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
     if (problems.length > 0) throw new UserError("BAD_USER_INPUT", "Please answer every required question.", { fields: problems });
 
     const reportID = await uniqueReportId(tx);
-    await tx
-      .update(reportSubmissions)
-      .set({ reportId: reportID, passwordHash, passwordChosen: false, status: "New", completed: true, completedAt: now, updatedAt: now })
-      .where(eq(reportSubmissions.id, submission.id));
-    await tx.insert(reportConversations).values({ submissionId: submission.id, organisationId: actor.organisationId }).onConflictDoNothing();
-    await recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "ReportSubmission", objectId: submission.id, objectCode: reportID, action: "Complete" });
+    // Independent writes, sent together (pipelined on the transaction's connection); the row lock orders completions.
+    await Promise.all([
+      tx
+        .update(reportSubmissions)
+        .set({ reportId: reportID, passwordHash, passwordChosen: false, status: "New", completed: true, completedAt: now, updatedAt: now })
+        .where(eq(reportSubmissions.id, submission.id)),
+      tx.insert(reportConversations).values({ submissionId: submission.id, organisationId: actor.organisationId }).onConflictDoNothing(),
+      recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "ReportSubmission", objectId: submission.id, objectCode: reportID, action: "Complete" }),
+    ]);
     return { reportID, generatedPassword, fresh: true, submissionId: submission.id };
   });
   if (completion.fresh) await ctx.services.pubsub.publish(newReportTopic(actor.organisationId), { submissionId: completion.submissionId });
