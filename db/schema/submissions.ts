@@ -23,7 +23,10 @@ export const reportSubmissions = snakeCase.table(
     priority: priority().notNull().default("Low"),
     completed: boolean().notNull().default(false),
     completedAt: timestamp({ withTimezone: true }),
-    /** Argon2id hash of the reporter's generated password (or an enquiry's pin). */
+    /**
+     * The report's password hash: a generated password or an enquiry's pin as a salted HMAC-SHA-256
+     * (`$hmac-sha256$v=1$…`), a chosen one (and rows from before that) as Argon2id (decision 005).
+     */
     passwordHash: text(),
     /**
      * The reporter chose this password (hashed as typed). Generated passwords and pins are hashed in

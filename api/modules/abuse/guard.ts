@@ -111,13 +111,12 @@ export async function hashInLane<T>(db: Database, attempt: Attempt, admission: A
 const partiesHashing = new Set<string>();
 
 /**
- * Hashing for an anonymous party that holds a session (a reporter completing a report, changing
- * its password): one hash at a time in the trusted lane; anything it sends meanwhile, and anything
- * `repeat` marks as a repeat (a re-issued completion), waits in the open lane, so one session
- * cannot fill the lane paying sign-ins rely on.
+ * Hashing for an anonymous party that holds a session (a reporter changing its password): one
+ * hash at a time in the trusted lane; anything it sends meanwhile waits in the open lane, so one
+ * session cannot fill the lane paying sign-ins rely on.
  */
-export async function hashForParty<T>(party: string, repeat: boolean, work: (lane: HashingLane) => Promise<T>): Promise<T> {
-  if (repeat || partiesHashing.has(party)) return work("open");
+export async function hashForParty<T>(party: string, work: (lane: HashingLane) => Promise<T>): Promise<T> {
+  if (partiesHashing.has(party)) return work("open");
   partiesHashing.add(party);
   try {
     return await work("trusted");

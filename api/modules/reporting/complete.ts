@@ -3,11 +3,9 @@ import type { Database } from "../../../db/client.ts";
 import { reportConversations, reportSubmissionAnswers, reportSubmissions } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
-import { hashPassword } from "../../lib/passwords.ts";
-import { generateReportId, generateReportPassword } from "../../lib/report-credentials.ts";
+import { generateReportId, generateReportPassword, hashGeneratedCredential } from "../../lib/report-credentials.ts";
 import { checkPageAnswers, derivePages, pageHasContent, visibleWidgetIds } from "../../shared/form-definition.ts";
 import { recordActivity } from "../audit/service.ts";
-import { hashForParty } from "../abuse/guard.ts";
 import { storedAnswers } from "./answers.ts";
 import { ALREADY_SUBMITTED, lockDraft, requireReporter, type FieldError } from "./draft.ts";
 import { buildWidgets } from "./forms.ts";
@@ -32,9 +30,8 @@ export const newReportTopic = (organisationId: string) => `report.new.${organisa
 export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
   const actor = requireReporter(ctx);
   const generatedPassword = generateReportPassword();
-  // Hash before the transaction: it is slow, and holds no lock. A repeat (re-issue) hashes in the open lane.
-  const [current] = actor.submissionId ? await ctx.db.select({ completed: reportSubmissions.completed }).from(reportSubmissions).where(eq(reportSubmissions.id, actor.submissionId)) : [];
-  const passwordHash = await hashForParty(actor.sessionTokenHash, current?.completed ?? false, (lane) => hashPassword(generatedPassword, lane));
+  // 100 random bits need no memory-hard hash (docs/decisions/005): microseconds, no hashing gate.
+  const passwordHash = hashGeneratedCredential(generatedPassword);
   const now = new Date();
   const completion = await ctx.db.transaction(async (tx) => {
     const submission = await lockDraft(tx, actor);
@@ -49,12 +46,15 @@ export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
     if (problems.length > 0) throw new UserError("BAD_USER_INPUT", "Please answer every required question.", { fields: problems });
 
     const reportID = await uniqueReportId(tx);
-    await tx
-      .update(reportSubmissions)
-      .set({ reportId: reportID, passwordHash, passwordChosen: false, status: "New", completed: true, completedAt: now, updatedAt: now })
-      .where(eq(reportSubmissions.id, submission.id));
-    await tx.insert(reportConversations).values({ submissionId: submission.id, organisationId: actor.organisationId }).onConflictDoNothing();
-    await recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "ReportSubmission", objectId: submission.id, objectCode: reportID, action: "Complete" });
+    // Independent writes, sent together (pipelined on the transaction's connection); the row lock orders completions.
+    await Promise.all([
+      tx
+        .update(reportSubmissions)
+        .set({ reportId: reportID, passwordHash, passwordChosen: false, status: "New", completed: true, completedAt: now, updatedAt: now })
+        .where(eq(reportSubmissions.id, submission.id)),
+      tx.insert(reportConversations).values({ submissionId: submission.id, organisationId: actor.organisationId }).onConflictDoNothing(),
+      recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "ReportSubmission", objectId: submission.id, objectCode: reportID, action: "Complete" }),
+    ]);
     return { reportID, generatedPassword, fresh: true, submissionId: submission.id };
   });
   if (completion.fresh) await ctx.services.pubsub.publish(newReportTopic(actor.organisationId), { submissionId: completion.submissionId });

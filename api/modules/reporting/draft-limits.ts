@@ -31,13 +31,38 @@ export interface DraftLoad {
   organisationDraftBytes: number;
 }
 
+/** Open drafts of the form and the organisation, and the bytes attached to them: one statement. */
 export async function draftLoad(db: Database, organisationId: string, formId: string): Promise<DraftLoad> {
-  const drafts = and(eq(reportSubmissions.organisationId, organisationId), eq(reportSubmissions.status, "Draft"));
-  const [counts] = await db
-    .select({ organisationDrafts: count(), formDrafts: sql<number>`count(*) filter (where ${reportSubmissions.formId} = ${formId})`.mapWith(Number) })
+  const bytes = db
+    .select({ bytes: sql`coalesce(sum(${reportSubmissionAttachments.fileSizeBytes}), 0)` })
+    .from(reportSubmissionAttachments)
+    .innerJoin(reportSubmissions, eq(reportSubmissions.id, reportSubmissionAttachments.submissionId))
+    .where(and(eq(reportSubmissions.organisationId, organisationId), eq(reportSubmissions.status, "Draft")));
+  const [load] = await db
+    .select({ ...draftCountColumns(formId), organisationDraftBytes: sql<number>`(${bytes})`.mapWith(Number) })
     .from(reportSubmissions)
-    .where(drafts);
-  return { formDrafts: counts?.formDrafts ?? 0, organisationDrafts: counts?.organisationDrafts ?? 0, organisationDraftBytes: await organisationDraftBytes(db, organisationId) };
+    .where(and(eq(reportSubmissions.organisationId, organisationId), eq(reportSubmissions.status, "Draft")));
+  return { formDrafts: load?.formDrafts ?? 0, organisationDrafts: load?.organisationDrafts ?? 0, organisationDraftBytes: load?.organisationDraftBytes ?? 0 };
+}
+
+const draftCountColumns = (formId: string) => ({
+  organisationDrafts: count(),
+  formDrafts: sql<number>`count(*) filter (where ${reportSubmissions.formId} = ${formId})`.mapWith(Number),
+});
+
+/**
+ * Refuses a new draft over either cap, counted under the organisation's lock. Called after the new
+ * draft's own insert, as the last statements before commit: the lock is then held only for this
+ * count and the commit, and the count (a fresh snapshot, taken once the lock is held) sees every
+ * draft committed by whoever held it before, plus this one, which is left out of the comparison.
+ */
+export async function refuseDraftsOverCapLocked(tx: Database, organisationId: string, formId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`drafts:${organisationId}`}, 0))`);
+  const [counts] = await tx
+    .select(draftCountColumns(formId))
+    .from(reportSubmissions)
+    .where(and(eq(reportSubmissions.organisationId, organisationId), eq(reportSubmissions.status, "Draft")));
+  refuseDraftsOverCap({ formDrafts: (counts?.formDrafts ?? 1) - 1, organisationDrafts: (counts?.organisationDrafts ?? 1) - 1 });
 }
 
 async function organisationDraftBytes(db: Database, organisationId: string): Promise<number> {
@@ -62,13 +87,8 @@ export function draftStartDifficulty(load: DraftLoad): number {
   );
 }
 
-export function refuseDraftsOverCap(load: DraftLoad): void {
+export function refuseDraftsOverCap(load: Pick<DraftLoad, "formDrafts" | "organisationDrafts">): void {
   if (load.formDrafts >= FORM_DRAFTS_CAP || load.organisationDrafts >= ORGANISATION_DRAFTS_CAP) throw new UserError("TOO_MANY_REQUESTS", DRAFTS_FULL);
-}
-
-/** Serialises draft creation per organisation inside a transaction, so the cap holds under concurrency. */
-export async function lockOrganisationDrafts(tx: Database, organisationId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`drafts:${organisationId}`}, 0))`);
 }
 
 export async function recentEnquiries(db: Database, organisationId: string, now: Date): Promise<number> {

@@ -11,7 +11,7 @@ import { replacePageAnswers, storedAnswers, type AnswerInputs } from "./answers.
 import { buildWidgets, isUnlocked, REPORT_FORM_NOT_FOUND, requirePublishedForm } from "./forms.ts";
 import { bindSessionToSubmission, createReporterSession } from "./sessions.ts";
 import { REPORTER_ABSOLUTE_TIMEOUT_MS, REPORTER_COOKIE } from "./session-policy.ts";
-import { draftLoad, draftStartDifficulty, lockOrganisationDrafts, refuseDraftsOverCap } from "./draft-limits.ts";
+import { draftLoad, draftStartDifficulty, refuseDraftsOverCap, refuseDraftsOverCapLocked } from "./draft-limits.ts";
 import { admit } from "../abuse/guard.ts";
 import { subjectKey } from "../abuse/secret.ts";
 
@@ -76,22 +76,24 @@ async function openDraft(ctx: Ctx, organisationId: string, form: { id: string; d
   refuseDraftsOverCap(load);
   await admit(ctx.db, { action: "report_start", subjectKey: await subjectKey(ctx.db, "form", form.id), solution, minimumDifficulty: draftStartDifficulty(load), now: new Date() });
   return ctx.db.transaction(async (tx) => {
-    // Counted again under the organisation's lock, so concurrent starts cannot pass the cap together.
-    await lockOrganisationDrafts(tx, organisationId);
-    refuseDraftsOverCap(await draftLoad(tx, organisationId, form.id));
-    let actor = ctx.actor.kind === "reporter" ? ctx.actor : null;
-    if (!actor || actor.submissionId) {
-      // A session already holding a report (or none at all) gets a fresh session for the new report.
-      const opened = await createReporterSession(tx, organisationId);
-      ctx.cookies.set(REPORTER_COOKIE, opened.token, Math.floor(REPORTER_ABSOLUTE_TIMEOUT_MS / 1000));
-      actor = { kind: "reporter", organisationId, submissionId: null, unlockedFormIds: actor?.unlockedFormIds ?? [], sessionTokenHash: opened.tokenHash };
-    }
     const [submission] = await tx
       .insert(reportSubmissions)
       .values({ organisationId, formId: form.id, buildId: form.deployedBuildId, status: "Draft" })
       .returning();
-    await bindSessionToSubmission(tx, actor.sessionTokenHash, submission!.id);
+    let actor = ctx.actor.kind === "reporter" ? ctx.actor : null;
+    let openedToken: string | null = null;
+    if (!actor || actor.submissionId) {
+      // A session already holding a report (or none at all) gets a fresh session, born bound to the new report.
+      const opened = await createReporterSession(tx, organisationId, submission!.id);
+      openedToken = opened.token;
+      actor = { kind: "reporter", organisationId, submissionId: null, unlockedFormIds: actor?.unlockedFormIds ?? [], sessionTokenHash: opened.tokenHash };
+    } else {
+      await bindSessionToSubmission(tx, actor.sessionTokenHash, submission!.id);
+    }
     await recordActivity(tx, actor, { organisationId, objectType: "ReportSubmission", objectId: submission!.id, action: "Start", metadata: { report_form_id: form.id } });
+    // Counted again under the organisation's lock, last, so concurrent starts cannot pass the cap together.
+    await refuseDraftsOverCapLocked(tx, organisationId, form.id);
+    if (openedToken) ctx.cookies.set(REPORTER_COOKIE, openedToken, Math.floor(REPORTER_ABSOLUTE_TIMEOUT_MS / 1000));
     return { submission: submission!, actor: { ...actor, submissionId: submission!.id } };
   });
 }
@@ -123,10 +125,13 @@ export async function updateReportPage(ctx: Ctx, page: number, answers: AnswerIn
     const { kept, problems } = checkPageAnswers(target.widgets, visible, merged as AnswerMap);
     if (problems.length > 0) return { success: false, errors: problems.map((problem) => ({ field: problem.widgetId, message: problem.message })) };
 
-    await replacePageAnswers(tx, submission.id, target, kept);
     if (attachmentIds) removedKeys.push(...(await keepOnlyAttachments(tx, submission.id, attachmentIds)));
-    await tx.update(reportSubmissions).set({ currentPage: Math.max(submission.currentPage, page) }).where(eq(reportSubmissions.id, submission.id));
-    await recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "ReportSubmission", objectId: submission.id, action: "UpdateDraft", metadata: { page } });
+    // Independent writes, sent together (pipelined on the transaction's connection); the row lock orders saves.
+    await Promise.all([
+      replacePageAnswers(tx, submission.id, target, kept),
+      tx.update(reportSubmissions).set({ currentPage: Math.max(submission.currentPage, page) }).where(eq(reportSubmissions.id, submission.id)),
+      recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "ReportSubmission", objectId: submission.id, action: "UpdateDraft", metadata: { page } }),
+    ]);
     return { success: true, errors: [] };
   });
   // Rows first, bytes after commit: an unreachable file is harmless, a row without its file is not.

@@ -5,13 +5,12 @@ import { organisations, reportConversationMessages, reportConversations, reportF
 import type { Ctx } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
-import { hashPassword } from "../../lib/passwords.ts";
-import { generateReportId, generateReportPassword } from "../../lib/report-credentials.ts";
+import { generateReportId, generateReportPassword, hashGeneratedCredential } from "../../lib/report-credentials.ts";
 import { parseWith } from "../../lib/validation.ts";
 import { recordActivity } from "../audit/service.ts";
 import { newReportTopic } from "./complete.ts";
 import { ORGANISATION_UNAVAILABLE } from "../../shared/messages.ts";
-import { admit, hashInLane, loadDifficulty, type Attempt } from "../abuse/guard.ts";
+import { admit, loadDifficulty } from "../abuse/guard.ts";
 import { subjectKey } from "../abuse/secret.ts";
 import { ENQUIRIES_CAP_PER_HOUR, ENQUIRIES_FREE_PER_HOUR, ENQUIRIES_FULL, recentEnquiries } from "./draft-limits.ts";
 
@@ -52,10 +51,10 @@ export async function sendEnquiry(ctx: Ctx, organisationID: string, input: unkno
   const now = new Date();
   const recent = await recentEnquiries(ctx.db, organisation.id, now);
   if (recent >= ENQUIRIES_CAP_PER_HOUR) throw new UserError("TOO_MANY_REQUESTS", ENQUIRIES_FULL);
-  const attempt: Attempt = { action: "enquiry", subjectKey: await subjectKey(ctx.db, "organisation", organisation.id), solution, minimumDifficulty: loadDifficulty(recent, ENQUIRIES_FREE_PER_HOUR), now };
-  const admission = await admit(ctx.db, attempt);
+  await admit(ctx.db, { action: "enquiry", subjectKey: await subjectKey(ctx.db, "organisation", organisation.id), solution, minimumDifficulty: loadDifficulty(recent, ENQUIRIES_FREE_PER_HOUR), now });
+  // The pin is 100 random bits like a generated password: a fast hash is enough (docs/decisions/005).
   const pin = generateReportPassword();
-  const passwordHash = await hashInLane(ctx.db, attempt, admission, (lane) => hashPassword(pin, lane));
+  const passwordHash = hashGeneratedCredential(pin);
   const created = await ctx.db.transaction(async (tx) => {
     const { formId, buildId } = await enquiryForm(tx, organisation.id);
     const reportId = generateReportId();

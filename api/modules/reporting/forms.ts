@@ -30,19 +30,33 @@ export async function requirePublishedForm(db: Database, organisationId: string,
   return form;
 }
 
+/** Builds are never changed once written (decision 020), so their widgets are kept by build id. */
+const BUILD_CACHE_SIZE = 200;
+const widgetsByBuild = new Map<string, FormWidget[]>();
+
 export async function buildWidgets(db: Database, buildId: string): Promise<FormWidget[]> {
+  const cached = widgetsByBuild.get(buildId);
+  if (cached) return cached;
   const rows = await db.select().from(reportFormWidgets).where(eq(reportFormWidgets.buildId, buildId)).orderBy(asc(reportFormWidgets.position));
-  return rows.map((row) => ({
-    id: row.id,
-    type: row.type,
-    title: row.title,
-    required: row.required,
-    tooltip: row.tooltip,
-    caption: row.caption,
-    answers: row.answers,
-    pageName: row.pageName,
-    condition: row.condition,
-  }));
+  const widgets = rows.map((row) =>
+    Object.freeze({
+      id: row.id,
+      type: row.type,
+      title: row.title,
+      required: row.required,
+      tooltip: row.tooltip,
+      caption: row.caption,
+      answers: Object.freeze(row.answers) as string[],
+      pageName: row.pageName,
+      condition: row.condition,
+    }),
+  );
+  // A build not visible yet (or one being written in this very transaction) reads as empty: never kept.
+  if (widgets.length === 0) return widgets;
+  if (widgetsByBuild.size >= BUILD_CACHE_SIZE) widgetsByBuild.delete(widgetsByBuild.keys().next().value!);
+  const frozen = Object.freeze(widgets) as FormWidget[];
+  widgetsByBuild.set(buildId, frozen);
+  return frozen;
 }
 
 export function isUnlocked(form: PublishedFormRow, actor: Actor): boolean {

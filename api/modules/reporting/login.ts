@@ -4,7 +4,7 @@ import { organisations, reporterHandoffs, reportSubmissions } from "../../../db/
 import type { Ctx } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
 import { hashPassword, verifyPassword, type HashingLane } from "../../lib/passwords.ts";
-import { normaliseReportId, normaliseReportPassword } from "../../lib/report-credentials.ts";
+import { hashGeneratedCredential, isGeneratedCredentialHash, normaliseReportId, normaliseReportPassword, verifyGeneratedCredential } from "../../lib/report-credentials.ts";
 import { hashToken, newToken } from "../../lib/tokens.ts";
 import { passwordProblem } from "../../shared/password-rule.ts";
 import { recordActivity } from "../audit/service.ts";
@@ -18,13 +18,19 @@ export const REPORT_LOGIN_FAILED = "Report ID or password is incorrect.";
 export const HANDOFF_LIFETIME_MS = 60 * 1000;
 
 /**
- * The one password check of a report: generated passwords are stored in canonical form, so loose
- * typing is normalised first; a password the reporter chose is checked as typed. One hash whatever
- * the input, and one (against a dummy) for a report ID that does not exist.
+ * The one password check of a report (docs/decisions/005). A generated password or enquiry pin is
+ * stored with a fast hash and typed loosely, so the input is normalised and compared in constant
+ * time first. A password the reporter chose (checked as typed) and a generated one stored before
+ * the fast hash are Argon2id. Every check that does not succeed on the fast hash ends in exactly one
+ * Argon2id verification, against the row's own hash or a dummy: a wrong password costs the same for
+ * a fast row, an Argon2id row and a report ID that does not exist or cannot be reached from here.
+ * Only a right generated password is answered without it, and that answer says "right" anyway.
  */
-function reportPasswordMatches(submission: { passwordHash: string | null; passwordChosen: boolean } | null, password: string, lane: HashingLane): Promise<boolean> {
+async function reportPasswordMatches(submission: { passwordHash: string | null; passwordChosen: boolean } | null, password: string, lane: HashingLane): Promise<boolean> {
+  const stored = submission?.passwordHash ?? null;
   const typed = submission?.passwordChosen ? password : normaliseReportPassword(password);
-  return verifyPassword(submission?.passwordHash ?? null, typed, lane);
+  if (verifyGeneratedCredential(stored, typed)) return true;
+  return verifyPassword(isGeneratedCredentialHash(stored) ? null : stored, typed, lane);
 }
 
 export interface ReportLoginResult {
@@ -61,6 +67,10 @@ export async function reportLogin(ctx: Ctx, rawReportId: string, password: strin
   await clearFailures(ctx.db, attempt.subjectKey);
 
   return ctx.db.transaction(async (tx) => {
+    // A generated password stored as Argon2id before the fast hash existed moves to it now that it has been typed right.
+    if (!submission.passwordChosen && !isGeneratedCredentialHash(submission.passwordHash)) {
+      await tx.update(reportSubmissions).set({ passwordHash: hashGeneratedCredential(normaliseReportPassword(password)) }).where(eq(reportSubmissions.id, submission.id));
+    }
     await recordActivity(tx, { kind: "anonymous" }, { organisationId: submission.organisationId, objectType: "ReportSubmission", objectId: submission.id, objectCode: reportId, action: "ReporterLogin" });
     if (ctx.host.kind === "report-login") {
       const handoff = newToken();
@@ -95,9 +105,9 @@ export async function changeReportPassword(ctx: Ctx, oldPassword: string, newPas
   const [submission] = await ctx.db.select().from(reportSubmissions).where(eq(reportSubmissions.id, actor.submissionId));
   // An uncompleted report has no password to change: the spec's guard does nothing.
   if (!submission?.completed) return false;
-  const ok = await hashForParty(actor.sessionTokenHash, false, (lane) => reportPasswordMatches(submission, oldPassword, lane));
+  const ok = await hashForParty(actor.sessionTokenHash, (lane) => reportPasswordMatches(submission, oldPassword, lane));
   if (!ok) throw new UserError("BAD_USER_INPUT", "The old password is incorrect.", { fields: [{ field: "oldPassword", message: "The old password is incorrect." }] });
-  const passwordHash = await hashForParty(actor.sessionTokenHash, false, (lane) => hashPassword(newPassword, lane));
+  const passwordHash = await hashForParty(actor.sessionTokenHash, (lane) => hashPassword(newPassword, lane));
   await ctx.db.transaction(async (tx) => {
     await tx.update(reportSubmissions).set({ passwordHash, passwordChosen: true }).where(eq(reportSubmissions.id, submission.id));
     await recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "ReportSubmission", objectId: submission.id, objectCode: submission.reportId, action: "ChangeReporterPassword" });
