@@ -4,7 +4,7 @@ import { parseReportFormPage, parseReporterForm, REPORT_FORM_NOT_FOUND } from ".
 // The report page reads the form the server injects before the first step shows. A form that does
 // not have the expected shape must become the not-found message, never a half-drawn form.
 
-const widget = { id: "w1", type: "ShortText", title: "What happened?", required: true, tooltip: null, caption: null, answers: null, pageName: "Incident", condition: null };
+const widget = { id: "w1", type: "ShortText" as const, title: "What happened?", required: true, tooltip: null, caption: null, answers: null, pageName: "Incident", condition: null };
 const form = { id: "f1", buildID: "b1", name: "Workplace Report", secured: false, welcomeMessageTitle: null, showLogo: true, theme: { primary: "#112233" }, widgets: [widget] };
 const organisation = { id: "o1", name: "Demo", slug: "demo", logoUrl: null, fontFamily: "Roboto", showLogoOnReportForms: true };
 
@@ -30,7 +30,7 @@ describe("the report page's injected data", () => {
   });
 
   test("conditions keep their rules; a wrong match type or widget type is not a form", () => {
-    const condition = { id: "c1", matchType: "Any", rules: [{ id: "r1", conditionWidgetID: "w0", conditionAnswer: "Yes" }] };
+    const condition = { id: "c1", matchType: "Any" as const, rules: [{ id: "r1", conditionWidgetID: "w0", conditionAnswer: "Yes" }] };
     expect(parseReporterForm({ ...form, widgets: [{ ...widget, condition }] })?.widgets[0]?.condition).toEqual(condition);
     expect(parseReporterForm({ ...form, widgets: [{ ...widget, condition: { ...condition, matchType: "Some" } }] })).toBeUndefined();
     expect(parseReporterForm({ ...form, widgets: [{ ...widget, type: "Script" }] })).toBeUndefined();
