@@ -1,4 +1,4 @@
-import { bigint, boolean, index, integer, primaryKey, snakeCase, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, primaryKey, smallint, snakeCase, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { archiving, createdAt, id, updatedAt } from "./columns.ts";
 import { guestInviteStatus, priority, submissionStatus } from "./enums.ts";
@@ -62,6 +62,24 @@ export const reportSubmissions = snakeCase.table(
     index("report_submissions_report_id_trgm_idx").using("gin", t.reportId.op("gin_trgm_ops")).with({ fastupdate: false }),
     index("report_submissions_internal_reference_trgm_idx").using("gin", t.internalReference.op("gin_trgm_ops")).with({ fastupdate: false }),
   ],
+);
+
+/**
+ * Counts of the console's report list are reused while nothing they depend on has changed
+ * (decision 022). Triggers (migration report_list_versions) add 1 to a row here, in the writing
+ * transaction, whenever a change could move a count of an organisation's list: so two snapshots
+ * whose sums of `version` are equal see the same counts. Each connection writes its own shard row
+ * (pg_backend_pid() % 64), so concurrent writers in one organisation never wait on each other.
+ * No foreign key: a deleted organisation's reports bump it while the organisation goes.
+ */
+export const reportListVersions = snakeCase.table(
+  "report_list_versions",
+  {
+    organisationId: uuid().notNull(),
+    shard: smallint().notNull(),
+    version: bigint({ mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organisationId, t.shard] })],
 );
 
 export const reportSubmissionAnswers = snakeCase.table(

@@ -157,6 +157,8 @@ export async function seedReports(databaseUrl: string, count: number, kind: Seed
         union all
         select b.id, ${admin}::uuid, false, b.completed_at + interval '6 hours' from bench_reports b where ${history}::boolean and b.status <> 'New'`;
       if (history) await historyExtras(tx, facts, member);
+      // The list's triggers may have been skipped above: a server already running must not reuse a count.
+      await tx`select bump_report_list_version(${facts.organisationId}::uuid)`;
       if (history) await tx`analyze report_submissions, report_submission_answers, report_conversations, report_conversation_messages, report_submission_assignees, report_submission_tags`;
       const rows = await tx<{ id: string; report_id: string }[]>`select id, report_id from bench_reports order by n`;
       return { organisationId: facts.organisationId, submissionIds: rows.map((row) => row.id), reportIds: rows.map((row) => row.report_id) };

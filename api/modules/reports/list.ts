@@ -1,8 +1,7 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import * as v from "valibot";
 import { organisations, reportForms, reportSubmissions, reportSubmissionTags, tags } from "../../../db/schema/index.ts";
-import type { Database } from "../../../db/client.ts";
 import type { Ctx, StaffActor } from "../../context.ts";
 import { badInput, notFound } from "../../lib/errors.ts";
 import { CROCKFORD_ALPHABET, normaliseReportId } from "../../lib/report-credentials.ts";
@@ -13,7 +12,9 @@ import { REPORT_LIST_FILTERS, SORT_DIRECTIONS, SORT_KEYS, type ReportListFilter,
 import { isIsoDate } from "../../shared/form-definition.ts";
 import { isSuperAdmin, organisationScope, requirePermission } from "../access/policy.ts";
 import { pageLimit, pageOffset } from "../users/service.ts";
+import { listVersion, organisationCount, plainCount } from "./list-counts.ts";
 import { isOrganisationManager, onTeam, visibleReports } from "./policy.ts";
+import { toReportView, viewColumns, viewFields, type ReportView } from "./views.ts";
 
 export const ORGANISATION_NOT_FOUND = "Organisation is not found";
 export const REPORT_FORM_NOT_FOUND = "Report Form is not found";
@@ -205,17 +206,24 @@ const hasTag = (tagId: string) =>
 
 const SORT_COLUMNS = {
   // For staff a report begins when it is completed (drafts are nobody's), so "created" is completedAt.
-  DateCreated: reportSubmissions.completedAt,
-  DateUpdated: reportSubmissions.updatedAt,
-  Alphabetical: reportSubmissions.reportId,
+  DateCreated: "completedAt",
+  DateUpdated: "updatedAt",
+  Alphabetical: "reportId",
 } as const;
 
-/**
- * A page of the reports the actor may see, as ids in display order, and how many match in all.
- * Two queries whatever the page size; the caller builds the views with `loadReportViews`.
- * `allowExportAll` lets server code (the exports) pass `limit: -1` for every row.
- */
-export async function listReportIds(ctx: Ctx, args: ReportListArgs, options: { allowExportAll?: boolean } = {}): Promise<{ total: number; ids: string[] }> {
+/** A list request, checked: its condition, order and page, and the one organisation it counts in, if any. */
+interface ListPlan {
+  actor: StaffActor;
+  where: SQL;
+  sortColumn: (typeof SORT_COLUMNS)[keyof typeof SORT_COLUMNS];
+  direction: typeof asc;
+  /** Null: every row (the exports). */
+  limit: number | null;
+  offset: number;
+  countedIn: string | null;
+}
+
+async function planList(ctx: Ctx, args: ReportListArgs, allowExportAll: boolean): Promise<ListPlan> {
   const actor = requirePermission(ctx, "ReportSubmissionList");
   const search = parseWith(SearchSchema, args.search ?? {});
   const range = parseDateFilter(search.dateFilter);
@@ -225,52 +233,73 @@ export async function listReportIds(ctx: Ctx, args: ReportListArgs, options: { a
   if (search.excludeTestReports) conditions.push(eq(reportSubmissions.isTest, false));
   if (search.text) conditions.push(await textCondition(ctx, actor, organisationId, search.text));
   for (const tagId of new Set((search.tagIDs ?? []).map((id) => requireUuid(id, TAG_NOT_FOUND)))) conditions.push(hasTag(tagId));
-  const where = and(...conditions);
+  return {
+    actor,
+    where: and(...conditions)!,
+    sortColumn: SORT_COLUMNS[search.sortBy ?? "DateCreated"],
+    direction: search.sortDir === "Ascending" ? asc : desc,
+    limit: allowExportAll && args.limit === EXPORT_ALL ? null : pageLimit(args.limit),
+    offset: pageOffset(args.offset),
+    // Owners and admins see their organisation's reports only; others are confined by naming one.
+    countedIn: isOrganisationManager(actor) ? actor.organisationId : organisationId,
+  };
+}
 
-  const direction = search.sortDir === "Ascending" ? asc : desc;
-  const exportAll = options.allowExportAll === true && args.limit === EXPORT_ALL;
-  const idQuery = ctx.db
-    .select({ id: reportSubmissions.id })
+/**
+ * The total without counting when the page shows it: a page that is not full and not past the
+ * end holds the last of the matching reports.
+ */
+function totalFromPage(plan: ListPlan, rows: number): number | null {
+  if (plan.limit === null || (rows < plan.limit && (rows > 0 || plan.offset === 0))) return plan.offset + rows;
+  return null;
+}
+
+async function listTotal(ctx: Ctx, plan: ListPlan, rows: number, seenVersion: string | null): Promise<number> {
+  const shown = totalFromPage(plan, rows);
+  if (shown !== null) return shown;
+  return plan.countedIn ? organisationCount(ctx.db, plan.where, plan.countedIn, seenVersion) : plainCount(ctx.db, plan.where);
+}
+
+/**
+ * A page of the reports the actor may see, as ids in display order, and how many match in all.
+ * `allowExportAll` lets server code (the exports) pass `limit: -1` for every row.
+ */
+export async function listReportIds(ctx: Ctx, args: ReportListArgs, options: { allowExportAll?: boolean } = {}): Promise<{ total: number; ids: string[] }> {
+  const plan = await planList(ctx, args, options.allowExportAll === true);
+  const column = reportSubmissions[plan.sortColumn];
+  const query = ctx.db
+    .select({ id: reportSubmissions.id, ...(plan.countedIn ? { version: listVersion(plan.countedIn) } : {}) })
     .from(reportSubmissions)
-    .where(where)
+    .where(plan.where)
     // The id breaks ties, so rows with equal dates never swap between pages.
-    .orderBy(direction(SORT_COLUMNS[search.sortBy ?? "DateCreated"]), direction(reportSubmissions.id))
+    .orderBy(plan.direction(column), plan.direction(reportSubmissions.id))
     .$dynamic();
-  const [total, rows] = await Promise.all([
-    sharedCount(ctx.db, ctx.db.select({ n: count() }).from(reportSubmissions).where(where)),
-    (exportAll ? idQuery : idQuery.limit(pageLimit(args.limit))).offset(pageOffset(args.offset)),
-  ]);
+  const rows = await (plan.limit === null ? query : query.limit(plan.limit)).offset(plan.offset);
+  const total = await listTotal(ctx, plan, rows.length, rows[0]?.version ?? null);
   return { total, ids: rows.map((row) => row.id) };
 }
 
 /**
- * Counting 100,000 matching rows takes tens of milliseconds however it is indexed: too much for
- * every page view at hundreds of requests a second. So identical counts running at the same time
- * share one query, and a large count, where a few seconds' lag cannot be noticed, is reused for a
- * few seconds. Counts below the threshold are always fresh.
+ * A page of the list with its views and total: one statement (the page, its reports' teams and
+ * tags, and the organisation's list version), and a count only when the kept one is out of date
+ * (list-counts.ts). `withCounts` adds each report's attachment and unread message counts.
  */
-const REUSE_COUNTS_FROM = 10_000;
-const REUSE_COUNTS_MS = 5_000;
-const MAX_COUNTS_KEPT = 500;
-interface CountEntry {
-  value: Promise<number>;
-  settledAt: number | null;
-}
-const countsByDatabase = new WeakMap<Database, Map<string, CountEntry>>();
-
-async function sharedCount(db: Database, query: PromiseLike<{ n: number }[]> & { toSQL(): { sql: string; params: unknown[] } }): Promise<number> {
-  const { sql: text, params } = query.toSQL();
-  const key = `${text}\n${JSON.stringify(params)}`;
-  let counts = countsByDatabase.get(db);
-  if (!counts) countsByDatabase.set(db, (counts = new Map()));
-  const known = counts.get(key);
-  if (known && (known.settledAt === null || Date.now() - known.settledAt < REUSE_COUNTS_MS)) return known.value;
-  const entry: CountEntry = { value: Promise.resolve(query).then(([row]) => row?.n ?? 0), settledAt: null };
-  // Re-inserted, so the oldest entries are the first evicted.
-  counts.delete(key);
-  counts.set(key, entry);
-  if (counts.size > MAX_COUNTS_KEPT) counts.delete(counts.keys().next().value!);
-  const forget = () => counts.get(key) === entry && counts.delete(key);
-  entry.value.then((n) => (n >= REUSE_COUNTS_FROM ? (entry.settledAt = Date.now()) : forget()), forget);
-  return entry.value;
+export async function listReports(ctx: Ctx, args: ReportListArgs, withCounts: boolean): Promise<{ total: number; list: ReportView[] }> {
+  const plan = await planList(ctx, args, false);
+  const page = ctx.db
+    .select(viewColumns())
+    .from(reportSubmissions)
+    .where(plan.where)
+    .orderBy(plan.direction(reportSubmissions[plan.sortColumn]), plan.direction(reportSubmissions.id))
+    .limit(plan.limit ?? 0)
+    .offset(plan.offset)
+    .as("page");
+  const rows = await ctx.db
+    .select({ ...viewFields(page, withCounts), ...(plan.countedIn ? { version: listVersion(plan.countedIn) } : {}) })
+    .from(page)
+    .innerJoin(reportForms, eq(reportForms.id, page.formId))
+    .innerJoin(organisations, eq(organisations.id, page.organisationId))
+    .orderBy(plan.direction(page[plan.sortColumn]), plan.direction(page.id));
+  const total = await listTotal(ctx, plan, rows.length, rows[0]?.version ?? null);
+  return { total, list: rows.map((row) => toReportView(plan.actor, row)) };
 }
