@@ -1,9 +1,6 @@
 import { loadConfigOrExit } from "./config.ts";
-import { startLantern } from "./boot.ts";
-import { seedDemoWhenEmbedded, type DemoSeedOutcome } from "./demo.ts";
-import { extractEmbedded } from "./embedded.ts";
 import { logError } from "./lib/log.ts";
-import { startBanner } from "./start-banner.ts";
+import { pgliteAssets } from "../db/pglite-assets.ts";
 
 const config = loadConfigOrExit();
 
@@ -12,9 +9,20 @@ const config = loadConfigOrExit();
 process.on("unhandledRejection", (reason) => logError("Unhandled rejection", reason));
 process.on("uncaughtException", (error) => logError("Uncaught exception", error));
 
+// PGlite's WebAssembly compiles on the engine's own threads: started now, it is done by the time
+// the rest of the server (GraphQL schema and all, imported below) has loaded. Decision 023.
+// A failure here is not lost: opening the database awaits the same promise and reports it.
+if (config.database.kind === "pglite") void pgliteAssets().catch(() => {});
+
 try {
+  const [{ startLantern }, { seedDemoWhenEmbedded }, { extractEmbedded }, { startBanner }] = await Promise.all([
+    import("./boot.ts"),
+    import("./demo.ts"),
+    import("./embedded.ts"),
+    import("./start-banner.ts"),
+  ]);
   const embedded = await extractEmbedded(config.dataDir);
-  let seed: DemoSeedOutcome = { kind: "existing", demo: false };
+  let seed: Awaited<ReturnType<typeof seedDemoWhenEmbedded>> = { kind: "existing", demo: false };
   const lantern = await startLantern(config, {
     ...(embedded ?? {}),
     afterMigrate: async (database) => {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { extname, join, relative } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, extname, join, relative } from "node:path";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { pageCsp } from "./security-headers.ts";
 
@@ -51,40 +51,86 @@ export function inlineScriptHashes(html: string): string[] {
   return [...new Set(hashes)];
 }
 
-function prepare(path: string, body: Uint8Array): StaticFile {
+/**
+ * Where the site build keeps a compressed copy of each file, with a manifest naming the ETag of the
+ * file each copy was made from. Brotli at quality 11 costs seconds of CPU for the whole site, so it
+ * is paid once per build (`writePrecompressed`), not at every start; a copy whose file has changed
+ * since (say, after a bare `astro build`) is ignored and the file compressed at start as before.
+ */
+const PRECOMPRESSED_DIR = ".precompressed";
+const MANIFEST = "manifest.json";
+
+type Manifest = Record<string, string>;
+
+function etagOf(body: Uint8Array): string {
+  return `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`;
+}
+
+function isCompressible(path: string, body: Uint8Array): boolean {
+  return COMPRESSIBLE.has(extname(path).toLowerCase()) && body.byteLength > 256;
+}
+
+function compress(body: Uint8Array): { gzip: Uint8Array; brotli: Uint8Array } {
+  return { gzip: gzipSync(body, { level: 9 }), brotli: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }) };
+}
+
+/** Every file of the build by its path ("admin/index.html"), without the compressed copies. */
+function buildFiles(root: string): Map<string, Uint8Array> {
+  const files = new Map<string, Uint8Array>();
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const full = join(dir, name);
+      if (statSync(full).isDirectory()) {
+        if (full !== join(root, PRECOMPRESSED_DIR)) walk(full);
+      } else files.set(relative(root, full).split("\\").join("/"), readFileSync(full));
+    }
+  };
+  walk(root);
+  return files;
+}
+
+/** Writes the compressed copies of a finished build (scripts/site-build.ts runs it after Astro). */
+export function writePrecompressed(root: string): void {
+  const manifest: Manifest = {};
+  for (const [path, body] of buildFiles(root)) {
+    if (!isCompressible(path, body)) continue;
+    const { gzip, brotli } = compress(body);
+    const target = join(root, PRECOMPRESSED_DIR, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(`${target}.gz`, gzip);
+    writeFileSync(`${target}.br`, brotli);
+    manifest[path] = etagOf(body);
+  }
+  writeFileSync(join(root, PRECOMPRESSED_DIR, MANIFEST), JSON.stringify(manifest));
+}
+
+function readManifest(root: string): Manifest {
+  const path = join(root, PRECOMPRESSED_DIR, MANIFEST);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as Manifest) : {};
+}
+
+function prepare(root: string, manifest: Manifest, path: string, body: Uint8Array): StaticFile {
   const extension = extname(path).toLowerCase();
   const type = TYPES[extension] ?? "application/octet-stream";
-  const file: StaticFile = {
-    body,
-    type,
-    etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`,
-    immutable: path.startsWith("_astro/"),
-  };
-  if (COMPRESSIBLE.has(extension) && body.byteLength > 256) {
-    file.gzip = gzipSync(body, { level: 9 });
-    file.brotli = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
+  const file: StaticFile = { body, type, etag: etagOf(body), immutable: path.startsWith("_astro/") };
+  if (isCompressible(path, body)) {
+    const copy = join(root, PRECOMPRESSED_DIR, path);
+    const { gzip, brotli } = manifest[path] === file.etag ? { gzip: readFileSync(`${copy}.gz`), brotli: readFileSync(`${copy}.br`) } : compress(body);
+    file.gzip = gzip;
+    file.brotli = brotli;
   }
   if (extension === ".html") file.csp = pageCsp(inlineScriptHashes(new TextDecoder().decode(body)));
   return file;
 }
 
-/** The whole Astro build, read and compressed once at start (it is small). */
+/** The whole Astro build, read (and compressed, unless the build did) once at start: it is small. */
 export class StaticSite {
   private readonly files = new Map<string, StaticFile>();
 
   constructor(readonly root: string) {
     if (!existsSync(root)) return;
-    const walk = (dir: string) => {
-      for (const name of readdirSync(dir)) {
-        const full = join(dir, name);
-        if (statSync(full).isDirectory()) walk(full);
-        else {
-          const path = relative(root, full).split("\\").join("/");
-          this.files.set(path, prepare(path, readFileSync(full)));
-        }
-      }
-    };
-    walk(root);
+    const manifest = readManifest(root);
+    for (const [path, body] of buildFiles(root)) this.files.set(path, prepare(root, manifest, path, body));
   }
 
   get size(): number {
