@@ -1,6 +1,5 @@
 import type { BlobStoreConfig } from "../config.ts";
 import { createLocalBlobStore } from "./blob-store-local.ts";
-import { createS3BlobStore } from "./blob-store-s3.ts";
 
 /**
  * Where uploaded files live: a local directory in the embedded mode, S3 when several instances
@@ -77,5 +76,16 @@ function withKeyCheck(store: BlobStore): BlobStore {
 }
 
 export function createBlobStore(config: BlobStoreConfig): BlobStore {
-  return withKeyCheck(config.kind === "local" ? createLocalBlobStore(config) : createS3BlobStore(config));
+  if (config.kind === "local") return withKeyCheck(createLocalBlobStore(config));
+  // The S3 client is a sixth of a second of start-up CPU (decision 023): it loads on first use.
+  let loading: Promise<BlobStore> | null = null;
+  const s3 = () => (loading ??= import("./blob-store-s3.ts").then((module) => module.createS3BlobStore(config)));
+  return withKeyCheck({
+    kind: "s3",
+    put: async (key, data, contentType) => (await s3()).put(key, data, contentType),
+    get: async (key) => (await s3()).get(key),
+    stream: async (key) => (await s3()).stream(key),
+    delete: async (key) => (await s3()).delete(key),
+    exists: async (key) => (await s3()).exists(key),
+  });
 }

@@ -1,6 +1,5 @@
 import type { MailConfig } from "../config.ts";
 import { createOutboxMailer } from "./mailer-outbox.ts";
-import { createSmtpMailer } from "./mailer-smtp.ts";
 
 /**
  * Outgoing mail: an on-disk outbox in the embedded mode, SMTP otherwise.
@@ -30,5 +29,16 @@ export interface MailerOptions {
 }
 
 export function createMailer(config: MailConfig, options: MailerOptions = {}): Mailer {
-  return config.kind === "outbox" ? createOutboxMailer(config) : createSmtpMailer(config, options);
+  if (config.kind === "outbox") return createOutboxMailer(config);
+  // nodemailer is a seventh of a second of start-up CPU (decision 023): it loads with the first mail.
+  let loading: Promise<Mailer> | null = null;
+  const smtp = () => (loading ??= import("./mailer-smtp.ts").then((module) => module.createSmtpMailer(config, options)));
+  return {
+    kind: "smtp",
+    send: async (mail) => (await smtp()).send(mail),
+    // Nothing to close when no mail was ever sent.
+    close: async () => {
+      if (loading) await (await loading).close();
+    },
+  };
 }
