@@ -1,4 +1,5 @@
 import { builder } from "../../graphql/builder.ts";
+import { findFirstById } from "../../graphql/prepared-selections.ts";
 import { getUser, listUsers } from "./service.ts";
 import { ROLE_NAMES, type RoleName } from "../../shared/enums.ts";
 import { permissionsOf } from "../../shared/permissions.ts";
@@ -91,8 +92,12 @@ builder.queryFields((t) => ({
     type: UserType,
     nullable: true,
     description: "The signed-in staff user, or null.",
-    resolve: (query, _root, _args, ctx) =>
-      ctx.actor.kind === "staff" ? ctx.db.query.users.findFirst(query({ where: { id: ctx.actor.userId } })).then((u) => u ?? null) : null,
+    // Every console screen asks for it: the query is prepared once per selection (prepared-selections.ts).
+    resolve: async (query, _root, _args, ctx) => {
+      if (ctx.actor.kind !== "staff") return null;
+      const user = await findFirstById(ctx.db, ctx.actor.userId, (id) => query({ where: id as never }), (config) => ctx.db.query.users.findFirst(config));
+      return user ?? null;
+    },
   }),
   roles: t.drizzleField({
     type: [RoleType],
