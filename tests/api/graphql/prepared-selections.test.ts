@@ -47,7 +47,7 @@ describe("viewer, prepared per selection", () => {
   });
 
   test("a query shape holding SQL is run as it is, not prepared", async () => {
-    const [row] = await server.db.execute<{ id: string }>(sql`select id from users where email = 'owner@demo.test'`).then((result) => ("rows" in result ? (result.rows as { id: string }[]) : (result as unknown as { id: string }[])));
+    const row = await server.db.query.users.findFirst({ where: { email: "owner@demo.test" }, columns: { id: true } });
     const found = await findFirstById(
       server.db,
       row!.id,
