@@ -1,4 +1,5 @@
-import { CONDITION_MATCH_TYPES, WIDGET_TYPES, type ConditionMatchType, type WidgetType } from '../../../../api/shared/enums';
+import { CONDITION_MATCH_TYPES, WIDGET_TYPES } from '../../../../api/shared/enums';
+import type { FormWidget } from '../../../../api/shared/form-definition';
 import { FONT_FAMILIES, type FontFamily } from '../organisation-display';
 
 // The data the server injects into the report shell, and what `reportSubmissionForm` answers.
@@ -7,21 +8,8 @@ import { FONT_FAMILIES, type FontFamily } from '../organisation-display';
 // first step can show, and valibot would be the largest part of the page's own code
 // (docs/decisions/024-page-weight.md). Unknown keys are dropped, as a schema would.
 
-export type ReporterWidget = {
-  id: string;
-  type: WidgetType;
-  title: string;
-  required: boolean;
-  tooltip: string;
-  caption: string;
-  answers: string[];
-  pageName: string | null;
-  condition: {
-    id: string;
-    matchType: ConditionMatchType;
-    rules: { id: string; conditionWidgetID: string; conditionAnswer: string }[];
-  } | null;
-};
+/** A widget as the server's form definition has it (a type only: nothing of it reaches the bundle). */
+export type ReporterWidget = FormWidget;
 
 export type ReporterForm = {
   id: string;
