@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
+import { resultRows } from "../../../db/results.ts";
 import { userActivities } from "../../../db/schema/index.ts";
 import { SYSTEM_ACTOR } from "../../context.ts";
 import { recordActivity } from "../audit/service.ts";
@@ -30,16 +31,10 @@ export function lockKey(eventId: string): string {
   return createHash("sha256").update(`lantern.notify:${eventId}`).digest().readBigInt64BE(0).toString();
 }
 
-/** postgres-js answers `execute` with the rows, PGlite with `{ rows }`. */
-function firstRow(result: unknown): Record<string, unknown> | undefined {
-  const rows = Array.isArray(result) ? result : (result as { rows?: unknown[] }).rows;
-  return rows?.[0] as Record<string, unknown> | undefined;
-}
-
 /** True when this instance won the event and must send its mail. */
 export async function claimNotification(db: Database, claim: NotificationClaim): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const locked = firstRow(await tx.execute(sql`select pg_try_advisory_xact_lock(${lockKey(claim.eventId)}::bigint) as locked`));
+    const [locked] = resultRows<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${lockKey(claim.eventId)}::bigint) as locked`));
     if (locked?.locked !== true) return false;
     const [existing] = await tx
       .select({ id: userActivities.id })

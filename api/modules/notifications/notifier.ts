@@ -4,7 +4,7 @@ import { logError, logInfo } from "../../lib/log.ts";
 import type { OutgoingMail } from "../../lib/mailer.ts";
 import { reportConsoleUrl } from "../reports/forward-email.ts";
 import { claimNotification, type NotificationKind } from "./claim.ts";
-import { distinctAddresses, noticeReport, reporterMessageReport, subscriberAddresses, teamAddresses, type NoticeReport } from "./recipients.ts";
+import { distinctAddresses, noticeOf, reporterMessageReport, type NoticeReport } from "./recipients.ts";
 
 /**
  * Email notifications for staff: a new report (to the organisation's subscriber and the team, if
@@ -37,7 +37,7 @@ function reason(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }
 
-interface Notice {
+interface Delivery {
   kind: NotificationKind;
   eventId: string;
   report: NoticeReport;
@@ -46,7 +46,7 @@ interface Notice {
 }
 
 /** Claims the event (exactly one instance wins, see claim.ts), then mails each address on its own, so no one sees the others. */
-async function deliver(services: Services, notice: Notice): Promise<void> {
+async function deliver(services: Services, notice: Delivery): Promise<void> {
   const addresses = distinctAddresses(notice.addresses);
   // Nobody to tell: no claim either, so the audit log is not filled with notices that were never sent.
   if (addresses.length === 0) return;
@@ -75,10 +75,10 @@ async function onNewReport(services: Services, payload: Record<string, unknown>)
   const submissionId = payload.submissionId;
   if (!isUuid(submissionId)) return;
   const db = services.database.db;
-  const report = await noticeReport(db, submissionId);
-  if (!report) return;
-  const addresses = [...(await subscriberAddresses(db, report.organisationId)), ...(await teamAddresses(db, report.id))];
-  await deliver(services, { kind: "NotifyNewReport", eventId: `report.new:${report.id}`, report, addresses, subject: NEW_REPORT_SUBJECT });
+  const notice = await noticeOf(db, submissionId);
+  if (!notice) return;
+  const { report, subscribers, team } = notice;
+  await deliver(services, { kind: "NotifyNewReport", eventId: `report.new:${report.id}`, report, addresses: [...subscribers, ...team], subject: NEW_REPORT_SUBJECT });
 }
 
 async function onMessage(services: Services, payload: Record<string, unknown>): Promise<void> {
@@ -86,10 +86,10 @@ async function onMessage(services: Services, payload: Record<string, unknown>): 
   if (payload.action !== "new" || !isUuid(payload.messageId)) return;
   const db = services.database.db;
   const submissionId = await reporterMessageReport(db, payload.messageId);
-  const report = submissionId ? await noticeReport(db, submissionId) : null;
-  if (!report) return;
-  const subject = newMessageSubject(report.reportId ?? "");
-  await deliver(services, { kind: "NotifyNewMessage", eventId: `conversation.message:${payload.messageId}`, report, addresses: await teamAddresses(db, report.id), subject });
+  const notice = submissionId ? await noticeOf(db, submissionId) : null;
+  if (!notice) return;
+  const subject = newMessageSubject(notice.report.reportId ?? "");
+  await deliver(services, { kind: "NotifyNewMessage", eventId: `conversation.message:${payload.messageId}`, report: notice.report, addresses: notice.team, subject });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { organisationEmailSubscribers, reportConversationMessages, reportConversations, reportSubmissionAssignees, reportSubmissions, users } from "../../../db/schema/index.ts";
 
@@ -11,14 +11,40 @@ export interface NoticeReport {
   organisationId: string;
 }
 
-/** A completed, not deleted report: events for anything else are ignored. */
-export async function noticeReport(db: Database, submissionId: string): Promise<NoticeReport | null> {
+export interface Notice {
+  report: NoticeReport;
+  /** The organisation's email subscriber (at most one, spec §9). */
+  subscribers: string[];
+  /** The report's team members who have not muted its notifications (and are not suspended). */
+  team: string[];
+}
+
+/** A completed, not deleted report with everyone who may hear of it, in one statement; null for anything else. */
+export async function noticeOf(db: Database, submissionId: string): Promise<Notice | null> {
+  const subscribers = db
+    .select({ email: organisationEmailSubscribers.email })
+    .from(organisationEmailSubscribers)
+    .where(eq(organisationEmailSubscribers.organisationId, reportSubmissions.organisationId));
+  const team = db
+    .select({ email: users.email })
+    .from(reportSubmissionAssignees)
+    .innerJoin(users, eq(users.id, reportSubmissionAssignees.userId))
+    .where(and(eq(reportSubmissionAssignees.submissionId, reportSubmissions.id), eq(reportSubmissionAssignees.isMuted, false), eq(users.suspended, false)));
   const [row] = await db
-    .select({ id: reportSubmissions.id, reportId: reportSubmissions.reportId, formId: reportSubmissions.formId, organisationId: reportSubmissions.organisationId })
+    .select({
+      id: reportSubmissions.id,
+      reportId: reportSubmissions.reportId,
+      formId: reportSubmissions.formId,
+      organisationId: reportSubmissions.organisationId,
+      subscribers: sql<string[]>`array(${subscribers})`,
+      team: sql<string[]>`array(${team})`,
+    })
     .from(reportSubmissions)
     .where(and(eq(reportSubmissions.id, submissionId), eq(reportSubmissions.completed, true), isNull(reportSubmissions.deletedAt)))
     .limit(1);
-  return row ?? null;
+  if (!row) return null;
+  const { subscribers: subscriberList, team: teamList, ...report } = row;
+  return { report, subscribers: subscriberList, team: teamList };
 }
 
 /** The report of a message the reporter wrote (text or image); staff and system messages notify nobody. */
@@ -30,22 +56,6 @@ export async function reporterMessageReport(db: Database, messageId: string): Pr
     .where(and(eq(reportConversationMessages.id, messageId), eq(reportConversationMessages.from, "Guest"), ne(reportConversationMessages.type, "System")))
     .limit(1);
   return row?.submissionId ?? null;
-}
-
-/** The report's team members who have not muted its notifications (and are not suspended). */
-export async function teamAddresses(db: Database, submissionId: string): Promise<string[]> {
-  const rows = await db
-    .select({ email: users.email })
-    .from(reportSubmissionAssignees)
-    .innerJoin(users, eq(users.id, reportSubmissionAssignees.userId))
-    .where(and(eq(reportSubmissionAssignees.submissionId, submissionId), eq(reportSubmissionAssignees.isMuted, false), eq(users.suspended, false)));
-  return rows.map((row) => row.email);
-}
-
-/** The organisation's email subscriber (at most one, spec §9). */
-export async function subscriberAddresses(db: Database, organisationId: string): Promise<string[]> {
-  const rows = await db.select({ email: organisationEmailSubscribers.email }).from(organisationEmailSubscribers).where(eq(organisationEmailSubscribers.organisationId, organisationId));
-  return rows.map((row) => row.email);
 }
 
 /** Each address once, whatever its case: a subscriber who is also on the team gets one mail. */

@@ -1,4 +1,5 @@
 import { and, eq, ne, sql } from "drizzle-orm";
+import { isUniqueViolation } from "../../../db/results.ts";
 import { blobs, users } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
 import { badInput, UserError } from "../../lib/errors.ts";
@@ -13,15 +14,6 @@ import { lockOwnAccount } from "./own-account.ts";
 export const EMAIL_TAKEN = "This email address is already in use.";
 export const SSO_EMAIL_FIXED = "The email address of a single sign-on account is managed by its Microsoft account and cannot be changed here.";
 export const TWO_FACTOR_NOT_HERE = "Two-Factor Authentication cannot be turned on or off from the profile yet.";
-
-const UNIQUE_VIOLATION = "23505";
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let cause: unknown = error; cause && typeof cause === "object"; cause = (cause as { cause?: unknown }).cause) {
-    if ((cause as { code?: unknown }).code === UNIQUE_VIOLATION) return true;
-  }
-  return false;
-}
 
 /**
  * The signed-in user changes their own name, email or avatar (spec §7, changeDetails). A new

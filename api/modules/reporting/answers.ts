@@ -1,8 +1,7 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import * as v from "valibot";
 import type { Database } from "../../../db/client.ts";
 import { reportSubmissionAnswers } from "../../../db/schema/index.ts";
-import type { AnswerMap, FormPage } from "../../shared/form-definition.ts";
 import { TEXT_LIMITS } from "../../shared/limits.ts";
 
 export const AnswerInput = v.object({
@@ -19,16 +18,3 @@ export async function storedAnswers(db: Database, submissionId: string): Promise
     .where(eq(reportSubmissionAnswers.submissionId, submissionId));
   return Object.fromEntries(rows.map((row) => [row.widgetId, row.answer]));
 }
-
-/** Replaces the stored answers of one page's widgets with `kept`. */
-export async function replacePageAnswers(tx: Database, submissionId: string, page: FormPage, kept: AnswerMap): Promise<void> {
-  const widgetIds = page.widgets.map((widget) => widget.id);
-  if (widgetIds.length > 0) {
-    await tx
-      .delete(reportSubmissionAnswers)
-      .where(and(eq(reportSubmissionAnswers.submissionId, submissionId), inArray(reportSubmissionAnswers.widgetId, widgetIds)));
-  }
-  const rows = Object.entries(kept).map(([widgetId, answer]) => ({ submissionId, widgetId, page: page.index, answer: [...answer] }));
-  if (rows.length > 0) await tx.insert(reportSubmissionAnswers).values(rows);
-}
-

@@ -1,13 +1,12 @@
-import { and, eq, inArray } from "drizzle-orm";
-import type { Database } from "../../../db/client.ts";
-import { reportConversations, reportSubmissionAnswers, reportSubmissions } from "../../../db/schema/index.ts";
-import type { Ctx } from "../../context.ts";
+import { and, eq } from "drizzle-orm";
+import { reportSubmissions } from "../../../db/schema/index.ts";
+import type { Ctx, ReporterActor } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
 import { generateReportId, generateReportPassword, hashGeneratedCredential } from "../../lib/report-credentials.ts";
-import { checkPageAnswers, derivePages, pageHasContent, visibleWidgetIds } from "../../shared/form-definition.ts";
+import { checkPageAnswers, derivePages, pageHasContent, visibleWidgetIds, type AnswerMap, type FormWidget } from "../../shared/form-definition.ts";
 import { recordActivity } from "../audit/service.ts";
-import { storedAnswers } from "./answers.ts";
-import { ALREADY_SUBMITTED, lockDraft, requireReporter, type FieldError } from "./draft.ts";
+import { ALREADY_SUBMITTED, currentDraft, DRAFT_BUSY, DRAFT_WRITE_ATTEMPTS, requireReporter, type FieldError } from "./draft.ts";
+import { writeCompletion, type SubmissionRow } from "./draft-statements.ts";
 import { buildWidgets } from "./forms.ts";
 
 /** A repeated completion from the same session within this window re-issues credentials. */
@@ -26,6 +25,9 @@ export const newReportTopic = (organisationId: string) => `report.new.${organisa
  * stored only as a hash, and becomes New. Completing again from the same session shortly after
  * (a lost response, a double click) returns the same report with a fresh password: one report,
  * and the reporter is never left without working credentials.
+ *
+ * One read and one write (draft-statements.ts); a completion that lost a race with a save of the
+ * same Draft, or whose report ID was taken meanwhile, is decided again.
  */
 export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
   const actor = requireReporter(ctx);
@@ -33,57 +35,44 @@ export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
   // 100 random bits need no memory-hard hash (docs/decisions/005): microseconds, no hashing gate.
   const passwordHash = hashGeneratedCredential(generatedPassword);
   const now = new Date();
-  const completion = await ctx.db.transaction(async (tx) => {
-    const submission = await lockDraft(tx, actor);
-    if (submission.completed) {
-      const recent = submission.completedAt && now.getTime() - submission.completedAt.getTime() < REISSUE_WINDOW_MS;
-      if (!recent || !submission.reportId) throw new UserError("CONFLICT", ALREADY_SUBMITTED);
-      await tx.update(reportSubmissions).set({ passwordHash, passwordChosen: false }).where(eq(reportSubmissions.id, submission.id));
-      await recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "ReportSubmission", objectId: submission.id, objectCode: submission.reportId, action: "ReissueCredentials" });
-      return { reportID: submission.reportId, generatedPassword, fresh: false, submissionId: submission.id };
-    }
-    const problems = await completionProblems(tx, submission.id, submission.buildId!);
+  for (let attempt = 0; attempt < DRAFT_WRITE_ATTEMPTS; attempt += 1) {
+    const snapshot = await currentDraft(ctx, actor);
+    if (snapshot.submission.completed) return reissue(ctx, actor, snapshot.submission, generatedPassword, passwordHash, now);
+    const { problems, hidden } = completionProblems(await buildWidgets(ctx.db, snapshot.submission.buildId!), snapshot.answers);
     if (problems.length > 0) throw new UserError("BAD_USER_INPUT", "Please answer every required question.", { fields: problems });
-
-    const reportID = await uniqueReportId(tx);
-    // Independent writes, sent together (pipelined on the transaction's connection); the row lock orders completions.
-    await Promise.all([
-      tx
-        .update(reportSubmissions)
-        .set({ reportId: reportID, passwordHash, passwordChosen: false, status: "New", completed: true, completedAt: now, updatedAt: now })
-        .where(eq(reportSubmissions.id, submission.id)),
-      tx.insert(reportConversations).values({ submissionId: submission.id, organisationId: actor.organisationId }).onConflictDoNothing(),
-      recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "ReportSubmission", objectId: submission.id, objectCode: reportID, action: "Complete" }),
-    ]);
-    return { reportID, generatedPassword, fresh: true, submissionId: submission.id };
-  });
-  if (completion.fresh) await ctx.services.pubsub.publish(newReportTopic(actor.organisationId), { submissionId: completion.submissionId });
-  return { reportID: completion.reportID, generatedPassword: completion.generatedPassword };
+    const reportID = generateReportId();
+    const outcome = await writeCompletion(ctx.db, {
+      snapshot,
+      reportId: reportID,
+      passwordHash,
+      hiddenWidgetIds: hidden,
+      now,
+      event: { topic: newReportTopic(actor.organisationId), payload: { submissionId: snapshot.submission.id } },
+    });
+    if (outcome === "completed") return { reportID, generatedPassword };
+  }
+  throw new UserError("CONFLICT", DRAFT_BUSY);
 }
 
-/** Required answers missing on visible pages; also removes answers to widgets that are hidden now. */
-async function completionProblems(tx: Database, submissionId: string, buildId: string): Promise<FieldError[]> {
-  const widgets = await buildWidgets(tx, buildId);
-  const answers = await storedAnswers(tx, submissionId);
+/** A repeat within the window gives the same report a fresh password; later, it is refused. */
+async function reissue(ctx: Ctx, actor: ReporterActor, submission: SubmissionRow, generatedPassword: string, passwordHash: string, now: Date): Promise<ReportCompletion> {
+  const recent = submission.completedAt && now.getTime() - submission.completedAt.getTime() < REISSUE_WINDOW_MS;
+  if (!recent || !submission.reportId) throw new UserError("CONFLICT", ALREADY_SUBMITTED);
+  const reportID = submission.reportId;
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(reportSubmissions).set({ passwordHash, passwordChosen: false }).where(and(eq(reportSubmissions.id, submission.id), eq(reportSubmissions.completed, true)));
+    await recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "ReportSubmission", objectId: submission.id, objectCode: reportID, action: "ReissueCredentials" });
+  });
+  return { reportID, generatedPassword };
+}
+
+/** Required answers missing on visible pages, and the stored answers to widgets hidden now. */
+function completionProblems(widgets: FormWidget[], answers: AnswerMap): { problems: FieldError[]; hidden: string[] } {
   const visible = visibleWidgetIds(widgets, answers);
   const problems: FieldError[] = [];
   for (const page of derivePages(widgets)) {
     if (!pageHasContent(page, visible)) continue;
     for (const problem of checkPageAnswers(page.widgets, visible, answers).problems) problems.push({ field: problem.widgetId, message: problem.message });
   }
-  const hidden = Object.keys(answers).filter((widgetId) => !visible.has(widgetId));
-  if (hidden.length > 0) {
-    await tx.delete(reportSubmissionAnswers).where(and(eq(reportSubmissionAnswers.submissionId, submissionId), inArray(reportSubmissionAnswers.widgetId, hidden)));
-  }
-  return problems;
+  return { problems, hidden: Object.keys(answers).filter((widgetId) => !visible.has(widgetId)) };
 }
-
-async function uniqueReportId(tx: Database): Promise<string> {
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    const candidate = generateReportId();
-    const [taken] = await tx.select({ id: reportSubmissions.id }).from(reportSubmissions).where(eq(reportSubmissions.reportId, candidate)).limit(1);
-    if (!taken) return candidate;
-  }
-  throw new Error("Could not find a free report ID");
-}
-

@@ -50,14 +50,16 @@ const draftCountColumns = (formId: string) => ({
   formDrafts: sql<number>`count(*) filter (where ${reportSubmissions.formId} = ${formId})`.mapWith(Number),
 });
 
+/** The organisation's draft lock, held until commit: a new draft is inserted and counted under it. */
+export const draftsLock = (organisationId: string) => sql`pg_advisory_xact_lock(hashtextextended(${`drafts:${organisationId}`}, 0))`;
+
 /**
- * Refuses a new draft over either cap, counted under the organisation's lock. Called after the new
- * draft's own insert, as the last statements before commit: the lock is then held only for this
- * count and the commit, and the count (a fresh snapshot, taken once the lock is held) sees every
- * draft committed by whoever held it before, plus this one, which is left out of the comparison.
+ * Refuses a new draft over either cap. The caller took `draftsLock` in an earlier statement of its
+ * transaction and has inserted the new draft: this count (a fresh snapshot, taken once the lock is
+ * held) sees every draft committed by whoever held the lock before, plus this one, which is left out
+ * of the comparison. So concurrent starts cannot pass the cap together.
  */
 export async function refuseDraftsOverCapLocked(tx: Database, organisationId: string, formId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`drafts:${organisationId}`}, 0))`);
   const [counts] = await tx
     .select(draftCountColumns(formId))
     .from(reportSubmissions)

@@ -1,17 +1,18 @@
+import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
-import { blobs, reportSubmissionAttachments, reportSubmissions } from "../../../db/schema/index.ts";
+import { reportSubmissions } from "../../../db/schema/index.ts";
 import { logError } from "../../lib/log.ts";
 import type { Ctx, ReporterActor } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { checkPageAnswers, derivePages, visibleWidgetIds, type AnswerMap } from "../../shared/form-definition.ts";
-import { recordActivity } from "../audit/service.ts";
-import { replacePageAnswers, storedAnswers, type AnswerInputs } from "./answers.ts";
+import type { AnswerInputs } from "./answers.ts";
 import { buildWidgets, isUnlocked, REPORT_FORM_NOT_FOUND, requirePublishedForm } from "./forms.ts";
 import { bindSessionToSubmission, createReporterSession } from "./sessions.ts";
 import { REPORTER_ABSOLUTE_TIMEOUT_MS, REPORTER_COOKIE } from "./session-policy.ts";
-import { draftLoad, draftStartDifficulty, refuseDraftsOverCap, refuseDraftsOverCapLocked } from "./draft-limits.ts";
+import { draftLoad, draftsLock, draftStartDifficulty, refuseDraftsOverCap, refuseDraftsOverCapLocked } from "./draft-limits.ts";
+import { insertDraft, readDraft, writePage, type DraftSnapshot } from "./draft-statements.ts";
 import { admit } from "../abuse/guard.ts";
 import { subjectKey } from "../abuse/secret.ts";
 
@@ -75,82 +76,75 @@ async function openDraft(ctx: Ctx, organisationId: string, form: { id: string; d
   const load = await draftLoad(ctx.db, organisationId, form.id);
   refuseDraftsOverCap(load);
   await admit(ctx.db, { action: "report_start", subjectKey: await subjectKey(ctx.db, "form", form.id), solution, minimumDifficulty: draftStartDifficulty(load), now: new Date() });
+  const submission = { id: randomUUID(), buildId: form.deployedBuildId, currentPage: 0 };
   return ctx.db.transaction(async (tx) => {
-    const [submission] = await tx
-      .insert(reportSubmissions)
-      .values({ organisationId, formId: form.id, buildId: form.deployedBuildId, status: "Draft" })
-      .returning();
+    // The Draft and its audit entry, under the organisation's draft lock (held to commit).
+    await insertDraft(tx, { id: submission.id, organisationId, formId: form.id, buildId: form.deployedBuildId, lock: draftsLock(organisationId) });
     let actor = ctx.actor.kind === "reporter" ? ctx.actor : null;
     let openedToken: string | null = null;
-    if (!actor || actor.submissionId) {
+    const linkSession = async () => {
+      if (actor && !actor.submissionId) return bindSessionToSubmission(tx, actor.sessionTokenHash, submission.id);
       // A session already holding a report (or none at all) gets a fresh session, born bound to the new report.
-      const opened = await createReporterSession(tx, organisationId, submission!.id);
+      const opened = await createReporterSession(tx, organisationId, submission.id);
       openedToken = opened.token;
       actor = { kind: "reporter", organisationId, submissionId: null, unlockedFormIds: actor?.unlockedFormIds ?? [], sessionTokenHash: opened.tokenHash };
-    } else {
-      await bindSessionToSubmission(tx, actor.sessionTokenHash, submission!.id);
-    }
-    await recordActivity(tx, actor, { organisationId, objectType: "ReportSubmission", objectId: submission!.id, action: "Start", metadata: { report_form_id: form.id } });
-    // Counted again under the organisation's lock, last, so concurrent starts cannot pass the cap together.
-    await refuseDraftsOverCapLocked(tx, organisationId, form.id);
+    };
+    // Independent of each other, so sent together: the session's link to the Draft, and the count under the lock.
+    await Promise.all([refuseDraftsOverCapLocked(tx, organisationId, form.id), linkSession()]);
     if (openedToken) ctx.cookies.set(REPORTER_COOKIE, openedToken, Math.floor(REPORTER_ABSOLUTE_TIMEOUT_MS / 1000));
-    return { submission: submission!, actor: { ...actor, submissionId: submission!.id } };
+    return { submission, actor: { ...actor!, submissionId: submission.id } };
   });
+}
+
+/** How often a save is decided again when the Draft changed under it (a second tab saving too). */
+export const DRAFT_WRITE_ATTEMPTS = 5;
+export const DRAFT_BUSY = "Your report was being saved from somewhere else at the same time. Please try again.";
+
+/** The reporter's own Draft as it is now; anything else is a credentials problem. */
+export async function currentDraft(ctx: Ctx, actor: ReporterActor): Promise<DraftSnapshot> {
+  const snapshot = actor.submissionId ? await readDraft(ctx.db, actor.organisationId, actor.submissionId) : null;
+  if (!snapshot) throw new UserError("UNAUTHENTICATED", CREDENTIALS_PROBLEM);
+  return snapshot;
 }
 
 /**
  * Stores one page of the Draft. The server decides what is visible from everything stored so far
  * plus this page, drops answers to hidden widgets, and refuses unknown widgets, unknown options
- * and missing required answers.
+ * and missing required answers. One read and one write (draft-statements.ts); a save that lost a
+ * race with another save of the same Draft is decided again on what that one stored.
  */
 export async function updateReportPage(ctx: Ctx, page: number, answers: AnswerInputs, attachmentIds: string[] | null): Promise<{ success: boolean; errors: FieldError[] }> {
   const actor = requireReporter(ctx);
-  const removedKeys: string[] = [];
-  const result = await ctx.db.transaction(async (tx) => {
-    const submission = await lockDraft(tx, actor);
-    if (submission.completed) throw new UserError("CONFLICT", ALREADY_SUBMITTED);
-    const widgets = await buildWidgets(tx, submission.buildId!);
-    const pages = derivePages(widgets);
-    const target = pages[page];
+  for (let attempt = 0; attempt < DRAFT_WRITE_ATTEMPTS; attempt += 1) {
+    const snapshot = await currentDraft(ctx, actor);
+    if (snapshot.submission.completed) throw new UserError("CONFLICT", ALREADY_SUBMITTED);
+    const widgets = await buildWidgets(ctx.db, snapshot.submission.buildId!);
+    const target = derivePages(widgets)[page];
     if (!Number.isInteger(page) || !target) return { success: false, errors: [{ field: "page", message: "This page does not exist" }] };
 
     const onPage = new Set(target.widgets.map((widget) => widget.id));
     const unknown = answers.filter((answer) => !onPage.has(answer.widgetID));
     if (unknown.length > 0) return { success: false, errors: unknown.map((answer) => ({ field: answer.widgetID, message: "This question is not on this page of the form" })) };
 
-    const merged: Record<string, readonly string[]> = await storedAnswers(tx, submission.id);
+    const merged: Record<string, readonly string[]> = { ...snapshot.answers };
     for (const id of onPage) delete merged[id];
     for (const answer of answers) merged[answer.widgetID] = answer.answer;
     const visible = visibleWidgetIds(widgets, merged as AnswerMap);
     const { kept, problems } = checkPageAnswers(target.widgets, visible, merged as AnswerMap);
     if (problems.length > 0) return { success: false, errors: problems.map((problem) => ({ field: problem.widgetId, message: problem.message })) };
 
-    if (attachmentIds) removedKeys.push(...(await keepOnlyAttachments(tx, submission.id, attachmentIds)));
-    // Independent writes, sent together (pipelined on the transaction's connection); the row lock orders saves.
-    await Promise.all([
-      replacePageAnswers(tx, submission.id, target, kept),
-      tx.update(reportSubmissions).set({ currentPage: Math.max(submission.currentPage, page) }).where(eq(reportSubmissions.id, submission.id)),
-      recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "ReportSubmission", objectId: submission.id, action: "UpdateDraft", metadata: { page } }),
-    ]);
+    const written = await writePage(ctx.db, {
+      snapshot,
+      page,
+      pageWidgetIds: [...onPage],
+      kept,
+      keepAttachmentIds: attachmentIds ? attachmentIds.filter((id) => isUuid(id)).map((id) => id.toLowerCase()) : null,
+      now: new Date(),
+    });
+    if (!written) continue;
+    // Rows first, bytes after commit: an unreachable file is harmless, a row without its file is not.
+    for (const key of written.removedStorageKeys) await ctx.services.blobs.delete(key).catch((error: unknown) => logError("Could not remove the bytes of a dropped attachment", error));
     return { success: true, errors: [] };
-  });
-  // Rows first, bytes after commit: an unreachable file is harmless, a row without its file is not.
-  for (const key of removedKeys) await ctx.services.blobs.delete(key).catch((error: unknown) => logError("Could not remove the bytes of a dropped attachment", error));
-  return result;
-}
-
-/** Drops the Draft's attachments that are not in `keep`; returns the storage keys of their bytes. */
-async function keepOnlyAttachments(tx: Database, submissionId: string, keep: string[]): Promise<string[]> {
-  const existing = await tx
-    .select({ id: reportSubmissionAttachments.id, blobId: blobs.id, storageKey: blobs.storageKey })
-    .from(reportSubmissionAttachments)
-    .innerJoin(blobs, eq(blobs.id, reportSubmissionAttachments.blobId))
-    .where(eq(reportSubmissionAttachments.submissionId, submissionId));
-  const keepSet = new Set(keep);
-  const dropped = existing.filter((row) => !keepSet.has(row.id));
-  for (const row of dropped) {
-    await tx.delete(reportSubmissionAttachments).where(eq(reportSubmissionAttachments.id, row.id));
-    await tx.delete(blobs).where(eq(blobs.id, row.blobId));
   }
-  return dropped.map((row) => row.storageKey);
+  throw new UserError("CONFLICT", DRAFT_BUSY);
 }

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ilike, ne, sql, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import type { Database } from "../../../db/client.ts";
+import { isUniqueViolation } from "../../../db/results.ts";
 import { organisations, reportSubmissions, reportSubmissionTags, tags } from "../../../db/schema/index.ts";
 import type { Ctx, StaffActor } from "../../context.ts";
 import { UserError, badInput } from "../../lib/errors.ts";
@@ -92,14 +93,6 @@ export async function getTag(ctx: Ctx, rawId: unknown): Promise<TagView> {
   const tag = isUuid(rawId) ? await tagView(ctx.db, rawId.toLowerCase()) : undefined;
   if (!tag || !canReachOrganisation(actor, tag.organisationId)) throw new UserError("NOT_FOUND", TAG_NOT_FOUND);
   return tag;
-}
-
-/** Postgres' unique_violation, however the driver wraps it (drizzle puts the driver's error in `cause`). */
-function isUniqueViolation(error: unknown): boolean {
-  for (let current = error; current && typeof current === "object"; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
 }
 
 /**

@@ -1,0 +1,174 @@
+import { and, eq, getColumns, sql, type SQL } from "drizzle-orm";
+import type { Database } from "../../../db/client.ts";
+import { isUniqueViolation, resultRows } from "../../../db/results.ts";
+import { reportSubmissions } from "../../../db/schema/index.ts";
+import { eventNotification } from "../../lib/pubsub.ts";
+
+/**
+ * A reporter's Draft read and written in as few statements as its journey allows (decision 026).
+ *
+ * Each page save and the completion are one read and one write. The write is a single statement, so
+ * it is one transaction by itself: the answers, the submission and the audit entry change together or
+ * not at all. Instead of locking the row between the read and the write, the write names the row
+ * version it was computed from (`xmin`, which every UPDATE of the row changes) and changes nothing if
+ * the row moved on in between, say a second tab saved first; the caller then reads again and decides
+ * again. So two saves of one Draft still apply one after the other, as under a row lock.
+ *
+ * The statements are plain SQL because they are data-modifying CTEs, which the query builder does not
+ * compose; the audit entries they write are the ones `recordActivity` (audit/service.ts) writes.
+ */
+
+export type SubmissionRow = typeof reportSubmissions.$inferSelect;
+
+export interface DraftSnapshot {
+  submission: SubmissionRow;
+  /** The row version the snapshot was read at, as text: a write based on it names it. */
+  version: string;
+  answers: Record<string, string[]>;
+}
+
+/** The submission of a reporter session, with its answers and row version: one statement. */
+export async function readDraft(db: Database, organisationId: string, submissionId: string): Promise<DraftSnapshot | null> {
+  const [row] = await db
+    .select({
+      ...getColumns(reportSubmissions),
+      version: sql<string>`"report_submissions".xmin::text`,
+      answers: sql<string>`(select coalesce(json_object_agg(a.widget_id, a.answer), '{}')::text from report_submission_answers a where a.submission_id = "report_submissions".id)`,
+    })
+    .from(reportSubmissions)
+    .where(and(eq(reportSubmissions.id, submissionId), eq(reportSubmissions.organisationId, organisationId)))
+    .limit(1);
+  if (!row) return null;
+  const { version, answers, ...submission } = row;
+  return { submission, version, answers: JSON.parse(answers) as Record<string, string[]> };
+}
+
+// Through text: a parameter the server types as jsonb would be JSON-encoded a second time by the driver.
+const json = (value: unknown) => sql`${JSON.stringify(value)}::text::jsonb`;
+const timestamp = (at: Date) => sql`${at.toISOString()}::text::timestamptz`;
+
+/** The audit entry of a reporter's step, written only when the guarded update changed the row. */
+function reporterActivity(organisationId: string, action: string, metadata: Record<string, unknown>, objectCode: string | null = null): SQL {
+  return sql`insert into user_activities (organisation_id, user_id, object_type, object_id, object_code, action, metadata, is_grouped)
+    select ${organisationId}::uuid, null, 'ReportSubmission', guard.id::text, ${objectCode}, ${action}, ${json(metadata)}, false from guard`;
+}
+
+export interface DraftInsert {
+  id: string;
+  organisationId: string;
+  formId: string;
+  buildId: string | null;
+  /** Taken before the insert and held to commit (draft-limits.ts). */
+  lock: SQL;
+}
+
+/** A new Draft and its audit entry, inserted once `lock` is held: one statement of the start's transaction. */
+export async function insertDraft(tx: Database, draft: DraftInsert): Promise<void> {
+  await tx.execute(sql`
+    with guard as (
+      insert into report_submissions (id, organisation_id, form_id, build_id, status)
+      select ${draft.id}::uuid, ${draft.organisationId}::uuid, ${draft.formId}::uuid, ${draft.buildId}::uuid, 'Draft' from (select ${draft.lock}) as locked
+      returning id
+    ),
+    activity as (${reporterActivity(draft.organisationId, "Start", { report_form_id: draft.formId })})
+    select count(*) from guard
+  `);
+}
+
+export interface PageWrite {
+  snapshot: DraftSnapshot;
+  page: number;
+  /** Every widget of the page: their stored answers are replaced by `kept`. */
+  pageWidgetIds: string[];
+  kept: Record<string, readonly string[]>;
+  /** The attachments to keep, or null to leave attachments as they are. */
+  keepAttachmentIds: string[] | null;
+  now: Date;
+}
+
+/**
+ * Stores one page: replaces the page's answers, drops the attachments not kept (their blob rows; the
+ * attachment rows follow by cascade), moves the current page on and writes the audit entry. Answers
+ * `null` when the Draft changed (or was completed) since `snapshot` was read; nothing was written then.
+ */
+export async function writePage(db: Database, write: PageWrite): Promise<{ removedStorageKeys: string[] } | null> {
+  const { submission, version } = write.snapshot;
+  const result = await db.execute(sql`
+    with guard as (
+      update report_submissions set current_page = greatest(current_page, ${write.page}::int), updated_at = ${timestamp(write.now)}
+      where id = ${submission.id}::uuid and organisation_id = ${submission.organisationId}::uuid and xmin = ${version}::xid and not completed
+      returning id
+    ),
+    removed_answers as (
+      delete from report_submission_answers a using guard
+      where a.submission_id = guard.id
+        and a.widget_id in (select jsonb_array_elements_text(${json(write.pageWidgetIds)}))
+        and not (${json(write.kept)} ? a.widget_id)
+    ),
+    saved_answers as (
+      insert into report_submission_answers (submission_id, widget_id, page, answer)
+      select guard.id, kept.key, ${write.page}::int, array(select jsonb_array_elements_text(kept.value))
+      from guard, jsonb_each(${json(write.kept)}) kept
+      on conflict (submission_id, widget_id) do update set page = excluded.page, answer = excluded.answer, updated_at = ${timestamp(write.now)}
+    ),
+    dropped_files as (
+      delete from blobs b using report_submission_attachments f, guard
+      where ${write.keepAttachmentIds !== null}::boolean and f.submission_id = guard.id and b.id = f.blob_id
+        and not (${json(write.keepAttachmentIds ?? [])} ? f.id::text)
+      returning b.storage_key
+    ),
+    activity as (${reporterActivity(submission.organisationId, "UpdateDraft", { page: write.page })})
+    select (select count(*) from guard)::int as written, coalesce((select array_agg(storage_key) from dropped_files), '{}') as removed
+  `);
+  const [row] = resultRows<{ written: number; removed: string[] }>(result);
+  return row && row.written > 0 ? { removedStorageKeys: row.removed } : null;
+}
+
+export interface CompletionWrite {
+  snapshot: DraftSnapshot;
+  reportId: string;
+  passwordHash: string;
+  /** Answers to widgets that ended up hidden: dropped with the completion. */
+  hiddenWidgetIds: string[];
+  now: Date;
+  /** Sent when the statement commits: the new report's event. */
+  event: { topic: string; payload: Record<string, unknown> };
+}
+
+export type CompletionOutcome = "completed" | "changed" | "reportIdTaken";
+
+/**
+ * Completes the Draft in one statement: the report gets its ID, hashed password and status New, its
+ * conversation, its audit entry, and the new-report event goes out when it commits. "changed" when
+ * the Draft moved on since it was read; "reportIdTaken" when the ID collided with another report's
+ * (the unique index decides, so two completions can never share one).
+ */
+export async function writeCompletion(db: Database, write: CompletionWrite): Promise<CompletionOutcome> {
+  const { submission, version } = write.snapshot;
+  try {
+    const result = await db.execute(sql`
+      with guard as (
+        update report_submissions
+        set report_id = ${write.reportId}, password_hash = ${write.passwordHash}, password_chosen = false, status = 'New',
+            completed = true, completed_at = ${timestamp(write.now)}, updated_at = ${timestamp(write.now)}
+        where id = ${submission.id}::uuid and organisation_id = ${submission.organisationId}::uuid and xmin = ${version}::xid and not completed
+        returning id, organisation_id
+      ),
+      hidden_answers as (
+        delete from report_submission_answers a using guard
+        where a.submission_id = guard.id and a.widget_id in (select jsonb_array_elements_text(${json(write.hiddenWidgetIds)}))
+      ),
+      conversation as (
+        insert into report_conversations (submission_id, organisation_id) select guard.id, guard.organisation_id from guard on conflict do nothing
+      ),
+      activity as (${reporterActivity(submission.organisationId, "Complete", {}, write.reportId)}),
+      announced as (select ${eventNotification(write.event.topic, write.event.payload)} from guard)
+      select (select count(*) from guard)::int as written, (select count(*) from announced)::int as announced
+    `);
+    const [row] = resultRows<{ written: number }>(result);
+    return row && row.written > 0 ? "completed" : "changed";
+  } catch (error) {
+    if (isUniqueViolation(error)) return "reportIdTaken";
+    throw error;
+  }
+}
