@@ -28,9 +28,12 @@ function builderHash(): string {
 
 export function clusterIsCurrent(clusterDir = DEFAULT_PREPARED_CLUSTER_DIR, migrationsFolder = MIGRATIONS_FOLDER): boolean {
   try {
-    if (!existsSync(join(clusterDir, CLUSTER_TARBALL))) return false;
+    const tarball = join(clusterDir, CLUSTER_TARBALL);
+    if (!existsSync(tarball)) return false;
     const manifest = JSON.parse(readFileSync(join(clusterDir, CLUSTER_MANIFEST), "utf8")) as Partial<BuiltManifest>;
-    return manifest.pglite === PGLITE_VERSION && manifest.builder === builderHash() && JSON.stringify(manifest.migrations) === JSON.stringify(migrationFingerprints(migrationsFolder));
+    const inputsSame = manifest.pglite === PGLITE_VERSION && manifest.builder === builderHash() && JSON.stringify(manifest.migrations) === JSON.stringify(migrationFingerprints(migrationsFolder));
+    // A damaged tarball would be refused at every start: it is rebuilt instead (5 MB hash in ~15 ms).
+    return inputsSame && manifest.sha256 === sha256(readFileSync(tarball));
   } catch {
     return false;
   }
@@ -65,12 +68,17 @@ export async function buildCluster(clusterDir = DEFAULT_PREPARED_CLUSTER_DIR, mi
   }
   const manifest: BuiltManifest = { pglite: PGLITE_VERSION, migrations, sha256: sha256(tarball), builder: builderHash() };
   mkdirSync(clusterDir, { recursive: true });
-  // The manifest goes first and comes back last, so no reader ever pairs it with another tarball.
+  // Each file is replaced whole (two builds at once each write their own temporary file); should two
+  // builds still pair one's manifest with the other's tarball, its hash refuses the pair and the next
+  // start's check rebuilds it.
+  const replace = (name: string, bytes: Uint8Array | string) => {
+    const temporary = join(clusterDir, `.${name}.${process.pid}.tmp`);
+    writeFileSync(temporary, bytes);
+    renameSync(temporary, join(clusterDir, name));
+  };
   rmSync(join(clusterDir, CLUSTER_MANIFEST), { force: true });
-  writeFileSync(join(clusterDir, `${CLUSTER_TARBALL}.tmp`), tarball);
-  renameSync(join(clusterDir, `${CLUSTER_TARBALL}.tmp`), join(clusterDir, CLUSTER_TARBALL));
-  writeFileSync(join(clusterDir, `${CLUSTER_MANIFEST}.tmp`), `${JSON.stringify(manifest, null, 2)}\n`);
-  renameSync(join(clusterDir, `${CLUSTER_MANIFEST}.tmp`), join(clusterDir, CLUSTER_MANIFEST));
+  replace(CLUSTER_TARBALL, tarball);
+  replace(CLUSTER_MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
 /**

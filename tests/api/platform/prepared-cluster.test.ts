@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
@@ -170,10 +170,15 @@ describe("a prepared cluster is refused, before anything is written, when", () =
 });
 
 describe("building the prepared cluster", () => {
-  test("it is current only for the migrations it was built from", () => {
+  test("it is current only for the migrations it was built from, and while its tarball is intact", () => {
     expect(clusterIsCurrent(clusterDir, olderMigrations)).toBe(true);
     expect(clusterIsCurrent(clusterDir, MIGRATIONS_FOLDER)).toBe(false);
-    expect(existsSync(cluster.tarball)).toBe(true);
+    const damaged = tempDir("lantern-cluster-stale-");
+    cpSync(clusterDir, damaged, { recursive: true });
+    const bytes = readFileSync(preparedClusterIn(damaged).tarball);
+    writeFileSync(preparedClusterIn(damaged).tarball, bytes.subarray(0, bytes.length - 1));
+    expect(clusterIsCurrent(damaged, olderMigrations)).toBe(false);
+    expect(clusterIsCurrent(tempDir("lantern-cluster-none-"), olderMigrations)).toBe(false);
   });
 
   test("rows of any installation's own (a server secret) fail it", async () => {
