@@ -90,11 +90,12 @@ const BLOCK = 512;
  */
 export function extractCluster(gzipped: Uint8Array<ArrayBuffer>, dataDir: string): void {
   const tar = Bun.gunzipSync(gzipped);
+  const decoder = new TextDecoder();
   const text = (offset: number, length: number) => {
     const bytes = tar.subarray(offset, offset + length);
     const end = bytes.indexOf(0);
     if (end === -1 && length === 100) throw new Error("a name in the tarball is too long to be one of PGlite's");
-    return new TextDecoder().decode(end === -1 ? bytes : bytes.subarray(0, end));
+    return decoder.decode(end === -1 ? bytes : bytes.subarray(0, end));
   };
   for (let offset = 0; offset + BLOCK <= tar.length; ) {
     const name = text(offset, 100);
@@ -107,10 +108,12 @@ export function extractCluster(gzipped: Uint8Array<ArrayBuffer>, dataDir: string
     const data = offset + BLOCK;
     if (data + size > tar.length) throw new Error("the tarball is truncated");
     if (type === "5") mkdirSync(path, { recursive: true, mode: 0o700 });
-    else if (type === "0" || type === "\0") {
+    else if (type !== "0" && type !== "\0") throw new Error(`the tarball's entry "${name}" is neither a file nor a folder`);
+    // The lock file of the PGlite that made the dump stays behind: a cleanly closed directory has none.
+    else if (segments.join("/") !== "postmaster.pid") {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       writeFileSync(path, tar.subarray(data, data + size), { mode: 0o600 });
-    } else throw new Error(`the tarball's entry "${name}" is neither a file nor a folder`);
+    }
     offset = data + Math.ceil(size / BLOCK) * BLOCK;
   }
 }
