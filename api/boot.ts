@@ -3,6 +3,7 @@ import type { Server } from "bun";
 import type { PGlite } from "@electric-sql/pglite";
 import { openDatabase, type DatabaseHandle } from "../db/client.ts";
 import { migrateDatabase } from "../db/migrate.ts";
+import type { PreparedClusterFiles } from "../db/prepared-cluster.ts";
 import { createApp, type LanternApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import type { Services } from "./context.ts";
@@ -25,6 +26,8 @@ export interface BootOptions {
   siteRoot?: string;
   migrationsFolder?: string;
   pglite?: PGlite;
+  /** The prepared cluster a fresh PGlite directory is filled from (decision 026); defaults to the build's. */
+  preparedCluster?: PreparedClusterFiles | null;
   /** Runs after migrations, before serving (the embedded demo seed). */
   afterMigrate?: (database: DatabaseHandle) => Promise<void>;
   /** Listen on this port instead of config.port (0 picks a free one). */
@@ -43,7 +46,12 @@ export interface RunningLantern {
 /** Opens the database, migrates it, and serves Lantern. The one way the server starts. */
 export async function startLantern(config: Config, options: BootOptions = {}): Promise<RunningLantern> {
   setLogLevel(config.logLevel);
-  const database = await openDatabase(config.database, options.pglite ? { pglite: options.pglite } : {});
+  const database = await openDatabase(config.database, {
+    ...(options.pglite ? { pglite: options.pglite } : {}),
+    ...(options.migrationsFolder ? { migrationsFolder: options.migrationsFolder } : {}),
+    ...(options.preparedCluster !== undefined ? { preparedCluster: options.preparedCluster } : {}),
+    onSlowInit: (reason) => logInfo("A fresh embedded database is initialised from scratch, which takes seconds", { reason }),
+  });
   try {
     await migrateDatabase(database, options.migrationsFolder);
     await options.afterMigrate?.(database);

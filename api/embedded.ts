@@ -1,22 +1,25 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { PreparedClusterFiles } from "../db/prepared-cluster.ts";
 
 /**
  * In the single executable (`bun run build`), the site build and the migrations are embedded as
  * files. They are written out once per build into DATA_DIR/.runtime/<hash>, and the ordinary
- * file-based code paths serve and migrate from there.
+ * file-based code paths serve and migrate from there. The prepared cluster (decision 026) is read
+ * where it is embedded: it is needed only by a fresh data directory, and only once.
  */
 export interface EmbeddedFiles {
   site: Record<string, string>;
   migrations: Record<string, string>;
+  preparedCluster?: PreparedClusterFiles;
 }
 
 declare global {
   var __LANTERN_EMBEDDED__: EmbeddedFiles | undefined;
 }
 
-export async function extractEmbedded(dataDir: string): Promise<{ siteRoot: string; migrationsFolder: string } | null> {
+export async function extractEmbedded(dataDir: string): Promise<{ siteRoot: string; migrationsFolder: string; preparedCluster: PreparedClusterFiles | null } | null> {
   const embedded = globalThis.__LANTERN_EMBEDDED__;
   if (!embedded) return null;
   const hash = createHash("sha256");
@@ -31,5 +34,5 @@ export async function extractEmbedded(dataDir: string): Promise<{ siteRoot: stri
     }
     writeFileSync(join(root, ".complete"), "");
   }
-  return { siteRoot: join(root, "site"), migrationsFolder: join(root, "migrations") };
+  return { siteRoot: join(root, "site"), migrationsFolder: join(root, "migrations"), preparedCluster: embedded.preparedCluster ?? null };
 }

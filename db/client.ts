@@ -1,10 +1,11 @@
-import { mkdirSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import type { PgAsyncDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import { pgliteAssets } from "./pglite-assets.ts";
+import { MIGRATIONS_FOLDER } from "./migrate.ts";
+import { DEFAULT_PREPARED_CLUSTER_DIR, openPglite, preparedClusterIn, type PreparedClusterFiles } from "./prepared-cluster.ts";
 import { preparingClient } from "./prepared-statements.ts";
 import { relations, type Relations } from "./relations.ts";
 
@@ -28,16 +29,24 @@ export interface DatabaseHandle {
 export interface OpenOptions {
   /** An already created PGlite (tests clone a migrated template into one). */
   pglite?: PGlite;
+  /** The migrations the database will be brought to; a prepared cluster is used only if it is a start of them. */
+  migrationsFolder?: string;
+  /** Where the prepared cluster for a fresh PGlite directory is (decision 026); null never uses one. */
+  preparedCluster?: PreparedClusterFiles | null;
+  /** Told why a fresh PGlite directory was initialised without the prepared cluster. */
+  onSlowInit?: (reason: string) => void;
 }
 
 export async function openDatabase(settings: DatabaseSettings, options: OpenOptions = {}): Promise<DatabaseHandle> {
   if (settings.kind === "pglite") {
-    let client = options.pglite;
-    if (!client) {
-      // PGlite does not create parent folders itself.
-      mkdirSync(settings.dataDir, { recursive: true });
-      client = await PGlite.create({ dataDir: settings.dataDir, ...(await pgliteAssets()) });
-    }
+    const client =
+      options.pglite ??
+      (await openPglite(settings.dataDir, {
+        assets: await pgliteAssets(),
+        migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER,
+        cluster: options.preparedCluster === undefined ? preparedClusterIn(DEFAULT_PREPARED_CLUSTER_DIR) : options.preparedCluster,
+        ...(options.onSlowInit ? { onSlowInit: options.onSlowInit } : {}),
+      }));
     return wrapPglite(client);
   }
   return wrapPostgres(settings.url, settings.max ?? 10);

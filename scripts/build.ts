@@ -1,11 +1,14 @@
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CLUSTER_MANIFEST, CLUSTER_TARBALL, DEFAULT_PREPARED_CLUSTER_DIR } from "../db/prepared-cluster.ts";
+import { buildCluster, clusterIsCurrent } from "./cluster-build.ts";
 import { buildSite } from "./site-build.ts";
 
 /**
  * `bun run build`: the site, then one executable (dist/lantern) that serves everything. The site
- * build and the migrations are embedded through a generated entry that imports each as a file.
+ * build, the migrations and the prepared cluster (decision 026) are embedded through a generated
+ * entry that imports each as a file.
  */
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const STAGE = join(ROOT, "dist", ".compile");
@@ -18,6 +21,7 @@ function filesUnder(dir: string): string[] {
 }
 
 await buildSite();
+if (!clusterIsCurrent()) await buildCluster();
 rmSync(STAGE, { recursive: true, force: true });
 mkdirSync(STAGE, { recursive: true });
 
@@ -32,7 +36,10 @@ const entries = (label: "site" | "migrations", dir: string) =>
     });
 const site = entries("site", join(ROOT, "site", "dist"));
 const migrations = entries("migrations", join(ROOT, "db", "migrations"));
-lines.push(`globalThis.__LANTERN_EMBEDDED__ = { site: { ${site.join(", ")} }, migrations: { ${migrations.join(", ")} } };`);
+lines.push(`import clusterTarball from ${JSON.stringify(relative(STAGE, join(DEFAULT_PREPARED_CLUSTER_DIR, CLUSTER_TARBALL)))} with { type: "file" };`);
+lines.push(`import clusterManifest from ${JSON.stringify(relative(STAGE, join(DEFAULT_PREPARED_CLUSTER_DIR, CLUSTER_MANIFEST)))} with { type: "file" };`);
+const cluster = "preparedCluster: { tarball: clusterTarball, manifest: clusterManifest }";
+lines.push(`globalThis.__LANTERN_EMBEDDED__ = { site: { ${site.join(", ")} }, migrations: { ${migrations.join(", ")} }, ${cluster} };`);
 lines.push(`await import(${JSON.stringify(relative(STAGE, join(ROOT, "api", "main.ts")))});`);
 writeFileSync(join(STAGE, "entry.ts"), `${lines.join("\n")}\n`);
 

@@ -88,10 +88,11 @@ try {
     progress: (message) => console.error(`bench: ${message}…`),
   };
 
-  // The servers serve site/dist as it is when they start, so it is brought up to date first.
-  ctx.progress("bringing the site build up to date");
+  // The servers serve site/dist as it is when they start, and a fresh PGlite directory is filled from
+  // the prepared cluster (decision 026), so both are brought up to date first, as `bun run start` does.
+  ctx.progress("bringing the site build and the prepared cluster up to date");
   const siteError = await ensureSiteBuiltQuietly().then(() => null, (error: unknown) => error);
-  if (siteError) console.error("bench: site build failed:", siteError);
+  if (siteError) console.error("bench: build failed:", siteError);
 
   // Start-up first, while the machine is quiet; then the baseline right before the runs it is compared with.
   const runs = (part: string) => !only || only === part;

@@ -7,17 +7,22 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { ensureClusterBuiltInChild } from "../cluster-build.ts";
 import { REPO_ROOT } from "./processes.ts";
 import { failedRow, type Row } from "./table.ts";
 
 const DIST = join(REPO_ROOT, "site", "dist");
 const KB = 1000;
 
-/** `bun scripts/site-build.ts` (its ensureSiteBuilt()) in a child, so its output goes to stderr, not the table. */
+/**
+ * `bun scripts/site-build.ts` (its ensureSiteBuilt()) in a child, so its output goes to stderr, not
+ * the table; and the prepared cluster, which `bun run start` also builds before a first start.
+ */
 export async function ensureSiteBuiltQuietly(): Promise<void> {
   const child = Bun.spawn({ cmd: [process.execPath, "scripts/site-build.ts"], cwd: REPO_ROOT, stdin: "ignore", stdout: 2, stderr: 2 });
   const code = await child.exited;
   if (code !== 0) throw new Error(`the site build failed (scripts/site-build.ts exited with code ${code})`);
+  await ensureClusterBuiltInChild(2);
 }
 
 function gzipBytes(data: Uint8Array | string): number {
