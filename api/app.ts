@@ -9,6 +9,8 @@ import { exportRoutes } from "./http/export-routes.ts";
 import { fileRoutes, graphqlUploadGuard, isMultipartPost } from "./http/file-routes.ts";
 import { multipartOperationsGuard } from "./http/graphql-multipart.ts";
 import { createGraphqlServer, GRAPHQL_PATH } from "./graphql/yoga.ts";
+import { directRequests } from "./graphql/direct-requests.ts";
+import { schema } from "./graphql/schema.ts";
 import { createWebSocketHandler, type SocketData } from "./graphql/websocket.ts";
 import { SessionSockets, sessionKeyOf, TOO_MANY_SOCKETS } from "./graphql/socket-limits.ts";
 import { accessLog } from "./http/access-log.ts";
@@ -31,9 +33,11 @@ export interface LanternApp {
   hono: Hono<AppEnv>;
 }
 
-export function createApp(services: Services, options: { siteRoot: string }): LanternApp {
+export function createApp(services: Services, options: { siteRoot: string; directGraphql?: boolean }): LanternApp {
   const site = new StaticSite(options.siteRoot);
   const yoga = createGraphqlServer({ production: services.config.production });
+  // Tests turn it off to compare its answers with Yoga's own (tests/api/graphql/direct-requests.test.ts).
+  const directPath = options.directGraphql === false ? null : directRequests(yoga, schema);
   const hono = new Hono<AppEnv>();
 
   const { protocol } = services.config;
@@ -70,7 +74,9 @@ export function createApp(services: Services, options: { siteRoot: string }): La
       return c.json({ errors: [{ message: "GraphQL requests must be sent as JSON." }] }, 415);
     }
     const collector = cookieCollector(secureCookies);
-    return collector.apply(await yoga.fetch(c.req.raw, requestCtx(c, collector.cookies)));
+    const ctx = requestCtx(c, collector.cookies);
+    const direct = directPath ? await directPath.answer(c.req.raw, ctx) : { fallback: c.req.raw };
+    return collector.apply(direct instanceof Response ? direct : await yoga.fetch(direct.fallback, ctx));
   });
   hono.all("/api/*", (c) => c.json({ error: "Not found" }, 404));
   hono.get("*", pageHandler(site));

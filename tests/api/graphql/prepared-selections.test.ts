@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
-import { findFirstById } from "../../../api/graphql/prepared-selections.ts";
+import { findFirstById, shapeOf } from "../../../api/graphql/prepared-selections.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { anonymous, loginAs, type StaffClient } from "../../helpers/session.ts";
 
@@ -55,5 +55,29 @@ describe("viewer, prepared per selection", () => {
       (config) => server.db.query.users.findFirst(config as never) as never,
     );
     expect(found).toMatchObject({ email: "owner@demo.test", shout: "OWNER@DEMO.TEST" });
+  });
+});
+
+describe("the key a query shape is prepared under", () => {
+  const byId = (eq: unknown) => ({ columns: { id: true }, with: { role: { columns: { name: true } } }, where: { id: { eq } } });
+
+  test("plain data keys by its content; a key left undefined is the key left out", () => {
+    expect(shapeOf(byId(sql.placeholder("id")))).toBe(shapeOf(byId(sql.placeholder("id"))));
+    expect(shapeOf({ ...byId(sql.placeholder("id")), orderBy: undefined })).toBe(shapeOf(byId(sql.placeholder("id"))));
+    expect(shapeOf(byId(sql.placeholder("id")))).not.toBe(shapeOf({ ...byId(sql.placeholder("id")), columns: { id: true, email: true } }));
+  });
+
+  test("a placeholder never shares a key with a plain object that writes alike, nor with another name", () => {
+    const placeholder = shapeOf(byId(sql.placeholder("id")));
+    expect(placeholder).not.toBeNull();
+    expect(shapeOf(byId({ name: "id" }))).not.toBe(placeholder);
+    expect(shapeOf(byId(sql.placeholder("other")))).not.toBe(placeholder);
+    expect(shapeOf({ a: sql.placeholder("id"), b: { name: "id" } })).not.toBe(shapeOf({ a: { name: "id" }, b: sql.placeholder("id") }));
+  });
+
+  test("anything but plain data has no key, so it is run as it is", () => {
+    for (const inside of [sql`now()`, new Date(0), () => 1, Number.NaN, Number.POSITIVE_INFINITY, [1, undefined], 1n, Symbol("s")]) {
+      expect(shapeOf(byId(inside))).toBeNull();
+    }
   });
 });
