@@ -10,6 +10,8 @@ import type { Services } from "./context.ts";
 import type { SocketData } from "./graphql/websocket.ts";
 import { createInvalidator } from "./lib/invalidation.ts";
 import { SessionCache } from "./lib/session-cache.ts";
+import { OrganisationCache } from "./modules/organisations/organisation-cache.ts";
+import { ReporterSessionCache } from "./modules/reporting/reporter-session-cache.ts";
 import { createPubSub } from "./lib/pubsub.ts";
 import { createBlobStore } from "./lib/blob-store.ts";
 import { createMailer } from "./lib/mailer.ts";
@@ -61,7 +63,17 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
   }
   const pubsub = await createPubSub(database);
   const invalidator = createInvalidator(pubsub);
-  const services: Services = { config, database, pubsub, invalidator, sessionCache: new SessionCache(invalidator), blobs: createBlobStore(config.blobs), mailer: createMailer(config.mail) };
+  const services: Services = {
+    config,
+    database,
+    pubsub,
+    invalidator,
+    sessionCache: new SessionCache(invalidator),
+    organisationCache: new OrganisationCache(invalidator),
+    reporterSessionCache: new ReporterSessionCache(invalidator),
+    blobs: createBlobStore(config.blobs),
+    mailer: createMailer(config.mail),
+  };
   const stopNotifier = startNotifier(services);
   const stopHousekeeping = startHousekeeping(services);
   const app = createApp(services, { siteRoot: options.siteRoot ?? DEFAULT_SITE_ROOT });

@@ -5,6 +5,8 @@ import type { Permission } from "./shared/permissions.ts";
 import type { PubSub } from "./lib/pubsub.ts";
 import type { Invalidator } from "./lib/invalidation.ts";
 import type { SessionCache } from "./lib/session-cache.ts";
+import type { OrganisationCache } from "./modules/organisations/organisation-cache.ts";
+import type { ReporterSessionCache } from "./modules/reporting/reporter-session-cache.ts";
 import type { BlobStore } from "./lib/blob-store.ts";
 import type { Mailer } from "./lib/mailer.ts";
 import type { PublicOrganisation } from "./modules/organisations/public.ts";
@@ -45,6 +47,9 @@ export interface Services {
   /** Ends cached copies on every instance (logout, password change, account changes). */
   invalidator: Invalidator;
   sessionCache: SessionCache;
+  /** Active organisations by slug, for every request on an organisation's host (decision 027). */
+  organisationCache: OrganisationCache;
+  reporterSessionCache: ReporterSessionCache;
   blobs: BlobStore;
   mailer: Mailer;
 }

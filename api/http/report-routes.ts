@@ -52,7 +52,7 @@ export function reportRoutes(services: Services) {
       return c.json({ ok: false });
     }
     const actor = c.get("state").actor;
-    if (actor.kind === "reporter") await deleteReporterSession(services.database.db, actor.sessionTokenHash);
+    if (actor.kind === "reporter") await deleteReporterSession(services.database.db, services.invalidator, actor.sessionTokenHash);
     const collector = cookieCollector(secure);
     collector.cookies.clear(REPORTER_COOKIE);
     return collector.apply(c.json({ ok: true }));

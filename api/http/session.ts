@@ -13,12 +13,12 @@ import type { AppEnv } from "./types.ts";
 export function requestState(services: Services): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const parsed = parseHost(c.req.header("host"), services.config.appDomain);
-    const organisation = parsed.kind === "organisation" ? await findActiveOrganisation(services.database.db, parsed.slug) : null;
+    const organisation = parsed.kind === "organisation" ? await findActiveOrganisation(services.database.db, parsed.slug, services.organisationCache) : null;
     // Staff sign in on the product domain, reporters on their organisation's: each host face knows one kind.
     let actor: Actor = { kind: "anonymous" };
     if (parsed.kind === "organisation") {
       const token = getCookie(c, REPORTER_COOKIE);
-      if (token && organisation) actor = (await resolveReporterSession(services.database.db, token, organisation.id)) ?? actor;
+      if (token && organisation) actor = (await resolveReporterSession(services.database.db, token, organisation.id, services.reporterSessionCache)) ?? actor;
     } else {
       const token = getCookie(c, STAFF_COOKIE);
       if (token) actor = (await resolveStaffSession(services.database.db, token, services.sessionCache)) ?? actor;

@@ -4,7 +4,7 @@ import { logError } from "./log.ts";
 import type { PubSub } from "./pubsub.ts";
 
 /**
- * Ends cached copies of rows (sessions) on every instance on one Postgres, and says when it has.
+ * Ends cached copies of rows (sessions, organisations) on every instance on one Postgres, and says when it has.
  *
  * An event is sent with pg_notify inside the transaction that changes the row, so it goes out at
  * commit and never for a change that rolled back. PostgreSQL hands notifications to every listener
@@ -21,7 +21,7 @@ const HEARTBEAT_TOPIC = "cache.instance";
 export const HEARTBEAT_MS = 5_000;
 const MEMBER_EXPIRY_MS = 3 * HEARTBEAT_MS;
 /** An instance serves from its caches only while it has heard its own heartbeat this recently. */
-const DEAF_AFTER_MS = 2 * HEARTBEAT_MS + 1_000;
+export const DEAF_AFTER_MS = 2 * HEARTBEAT_MS + 1_000;
 /** How long a sender waits for answers: instances that have stopped answering must not hold a logout up. */
 export const ACK_TIMEOUT_MS = 2_000;
 
@@ -30,6 +30,10 @@ export interface InvalidationEvent {
   tokenHashes?: string[];
   /** Every cached session of these users ends (password change, new email, suspension). */
   userIds?: string[];
+  /** Cached copies of these organisations end (any change to the row: slug, archive state, settings). */
+  organisationIds?: string[];
+  /** Cached reporter sessions bound to these submissions end (their sessions were deleted with them). */
+  submissionIds?: string[];
 }
 
 interface WireEvent extends InvalidationEvent {
@@ -153,10 +157,26 @@ export function createInvalidator(pubsub: PubSub, options: { now?: () => number 
   };
 }
 
+/**
+ * Runs `work` in one transaction that also announces `event`, and resolves once every instance has
+ * applied the event: for a change that must be visible everywhere as soon as it answers.
+ */
+export async function changeEverywhere<T>(db: Database, invalidator: Invalidator, event: InvalidationEvent, work: (tx: Database) => Promise<T>): Promise<T> {
+  const { result, applied } = await db.transaction(async (tx) => ({ result: await work(tx), applied: await invalidator.announce(tx, event) }));
+  await applied();
+  return result;
+}
+
 function parseWireEvent(payload: Record<string, unknown>): WireEvent | null {
   if (typeof payload.id !== "string") return null;
   const strings = (value: unknown) => (Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : undefined);
-  return { id: payload.id, tokenHashes: strings(payload.tokenHashes), userIds: strings(payload.userIds) };
+  return {
+    id: payload.id,
+    tokenHashes: strings(payload.tokenHashes),
+    userIds: strings(payload.userIds),
+    organisationIds: strings(payload.organisationIds),
+    submissionIds: strings(payload.submissionIds),
+  };
 }
 
 async function withTimeout(promise: Promise<void>, ms: number): Promise<boolean> {

@@ -1,4 +1,5 @@
-import type { InvalidationEvent, Invalidator } from "./invalidation.ts";
+import { holdingAny, InvalidatedCache } from "./invalidated-cache.ts";
+import type { Invalidator } from "./invalidation.ts";
 
 /**
  * Resolved sessions, kept in this process so a signed-in request costs no database query. Looking a
@@ -20,64 +21,18 @@ export interface CachedSession<T> {
   expiresAt: Date;
 }
 
-interface Entry {
-  session: CachedSession<unknown>;
-  storedAt: number;
-}
-
-export class SessionCache {
-  readonly #entries = new Map<string, Entry>();
-  readonly #invalidator: Invalidator;
-  readonly #now: () => number;
-
+export class SessionCache extends InvalidatedCache<CachedSession<unknown>> {
   constructor(invalidator: Invalidator, options: { now?: () => number } = {}) {
-    this.#invalidator = invalidator;
-    this.#now = options.now ?? Date.now;
-    invalidator.onEvent((event) => this.#apply(event));
+    super(invalidator, {
+      maxEntries: MAX_ENTRIES,
+      maxAgeMs: MAX_AGE_MS,
+      keysNamedBy: (event) => event.tokenHashes,
+      endsCopies: (event) => holdingAny(event.userIds, (session: CachedSession<unknown>) => session.userId),
+      ...options,
+    });
   }
 
-  /** The copy for this token hash, if there is a current one and this instance hears invalidations. */
-  get<T>(tokenHash: string): CachedSession<T> | undefined {
-    if (!this.#invalidator.hearing()) {
-      this.#entries.clear();
-      return undefined;
-    }
-    const entry = this.#entries.get(tokenHash);
-    if (!entry) return undefined;
-    if (this.#now() - entry.storedAt > MAX_AGE_MS) {
-      this.#entries.delete(tokenHash);
-      return undefined;
-    }
-    return entry.session as CachedSession<T>;
-  }
-
-  /** Where a lookup starts: pass it to `store`, so a copy read before an invalidation is not kept. */
-  mark(): number {
-    return this.#invalidator.epoch();
-  }
-
-  store<T>(tokenHash: string, session: CachedSession<T>, markedAt: number): void {
-    if (markedAt !== this.#invalidator.epoch() || !this.#invalidator.hearing()) return;
-    this.#entries.delete(tokenHash);
-    // Map keeps insertion order: the oldest copies go first when the cache is full.
-    if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
-    this.#entries.set(tokenHash, { session, storedAt: this.#now() });
-  }
-
-  forget(tokenHash: string): void {
-    this.#entries.delete(tokenHash);
-  }
-
-  get size(): number {
-    return this.#entries.size;
-  }
-
-  #apply(event: InvalidationEvent): void {
-    for (const tokenHash of event.tokenHashes ?? []) this.#entries.delete(tokenHash);
-    const userIds = new Set(event.userIds ?? []);
-    if (userIds.size === 0) return;
-    for (const [tokenHash, entry] of this.#entries) {
-      if (entry.session.userId && userIds.has(entry.session.userId)) this.#entries.delete(tokenHash);
-    }
+  override get<T>(tokenHash: string): CachedSession<T> | undefined {
+    return super.get(tokenHash) as CachedSession<T> | undefined;
   }
 }

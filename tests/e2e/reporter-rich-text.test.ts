@@ -8,6 +8,7 @@ import { seriousAxeViolations } from "../helpers/axe.ts";
 import { launchBrowser, recordRequests } from "../helpers/browser.ts";
 import { demoForm } from "../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { updateOrganisations } from "../helpers/organisations.ts";
 
 // A stored message as the editor writes it, plus what a hostile or careless store could hold. The
 // server's sanitiser should never let the second half through; the renderer must drop it anyway.
@@ -40,7 +41,7 @@ beforeAll(async () => {
   const { form } = await demoForm(server, "demo", "Workplace Misconduct Report");
   formId = form.id;
   await server.db.update(reportForms).set({ welcomeMessageContent: WELCOME_HTML }).where(eq(reportForms.id, formId));
-  await server.db.update(organisations).set({ portalWelcomeMessageContent: PORTAL_WELCOME, portalWelcomeMessageEnabled: true }).where(eq(organisations.slug, "demo"));
+  await updateOrganisations(server, eq(organisations.slug, "demo"), { portalWelcomeMessageContent: PORTAL_WELCOME, portalWelcomeMessageEnabled: true });
   browser = await launchBrowser();
   origin = `http://demo.localhost:${server.port}`;
 });

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { startLantern, type RunningLantern } from "../../api/boot.ts";
 import { parseConfig } from "../../api/config.ts";
 import type { Database } from "../../db/client.ts";
-import { cloneTemplate } from "../setup/template.ts";
+import { seedDemo } from "../../db/seed/demo.ts";
+import { cloneTemplate, usingPostgres } from "../setup/template.ts";
 
 export interface TestServer {
   lantern: RunningLantern;
@@ -62,6 +63,24 @@ export async function startTestServer(options: { env?: Record<string, string>; s
       // On PGlite the server owned (and closed) the database; on Postgres drop this file's database.
       if (database.url) await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Two instances on one seeded demo database, for promises that must hold across instances (a change
+ * on one seen at once on the other). Two need Postgres; on PGlite both names are the same instance.
+ */
+export async function startInstancePair(): Promise<{ first: TestServer; second: TestServer; stop(): Promise<void> }> {
+  const first = await startTestServer();
+  await seedDemo(first.db);
+  const second = usingPostgres() ? await startTestServer({ databaseUrl: first.databaseUrl! }) : first;
+  return {
+    first,
+    second,
+    async stop() {
+      if (second !== first) await second.stop();
+      await first.stop();
     },
   };
 }

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { organisations, roles, users } from "../../../db/schema/index.ts";
 import type { Actor } from "../../context.ts";
-import type { Invalidator } from "../../lib/invalidation.ts";
+import { changeEverywhere, type Invalidator } from "../../lib/invalidation.ts";
 import { UserError } from "../../lib/errors.ts";
 import { verifyPassword } from "../../lib/passwords.ts";
 import { recordActivity } from "../audit/service.ts";
@@ -78,10 +78,8 @@ export async function login(db: Database, input: v.InferOutput<typeof LoginInput
 /** Ends the session; resolves once no instance would still accept it from its session cache. */
 export async function logout(db: Database, invalidator: Invalidator, actor: Actor): Promise<void> {
   if (actor.kind !== "staff") return;
-  const ended = await db.transaction(async (tx) => {
+  await changeEverywhere(db, invalidator, { tokenHashes: [actor.sessionTokenHash] }, async (tx) => {
     await deleteStaffSession(tx, actor.sessionTokenHash);
     await recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "Self", objectId: actor.userId, action: "Logout" });
-    return invalidator.announce(tx, { tokenHashes: [actor.sessionTokenHash] });
   });
-  await ended();
 }

@@ -2,6 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { organisations, reportForms } from "../../../db/schema/index.ts";
 import type { FontFamily } from "../../shared/enums.ts";
+import type { OrganisationCache } from "./organisation-cache.ts";
 
 /** What anyone may know of an organisation: what its public page shows. */
 export interface PublicOrganisation {
@@ -23,15 +24,21 @@ export interface PublicOrganisationPage {
   forms: { id: string; name: string }[];
 }
 
-/** An active (not archived) organisation by slug, or null. */
-export async function findActiveOrganisation(db: Database, slug: string): Promise<PublicOrganisation | null> {
+/**
+ * An active (not archived) organisation by slug, or null. With a cache, one found before is served
+ * from it; the copy is frozen, since every request on that host shares it.
+ */
+export async function findActiveOrganisation(db: Database, slug: string, cache?: OrganisationCache): Promise<PublicOrganisation | null> {
+  const cached = cache?.get(slug);
+  if (cached) return cached;
+  const markedAt = cache?.mark() ?? 0;
   const [row] = await db
     .select()
     .from(organisations)
     .where(and(eq(organisations.slug, slug), eq(organisations.archived, false)))
     .limit(1);
   if (!row) return null;
-  return {
+  const organisation: PublicOrganisation = Object.freeze({
     id: row.id,
     name: row.name,
     slug: row.slug,
@@ -43,7 +50,9 @@ export async function findActiveOrganisation(db: Database, slug: string): Promis
     portalWelcomeMessageEnabled: row.portalWelcomeMessageEnabled,
     portalWelcomeMessageContent: row.portalWelcomeMessageContent,
     showLogoOnReportForms: row.showLogoOnReportForms,
-  };
+  });
+  cache?.store(slug, organisation, markedAt);
+  return organisation;
 }
 
 /** The organisation page's data: the organisation and its published, unarchived Custom forms by name. */

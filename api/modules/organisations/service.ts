@@ -19,8 +19,12 @@ export async function getOrganisation(ctx: Ctx, rawId: string) {
   return row;
 }
 
+/**
+ * Changes an organisation's settings. Every instance's cached copy of it (organisation-cache.ts) has
+ * gone before this answers: a renamed or archived organisation's old host answers "not found" at once.
+ */
 export async function updateOrganisation(ctx: Ctx, rawId: string, input: OrganisationSettings) {
-  return mutate(ctx, "OrganisationUpdate", async (tx, actor) => {
+  const { after, copiesEnded } = await mutate(ctx, "OrganisationUpdate", async (tx, actor) => {
     const id = requireUuid(rawId, ORGANISATION_NOT_FOUND);
     if (!canReachOrganisation(actor, id)) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
     if (!isSuperAdmin(actor) && SUPER_ADMIN_ONLY_SETTINGS.some((key) => input[key] !== undefined)) throw forbidden();
@@ -35,6 +39,8 @@ export async function updateOrganisation(ctx: Ctx, rawId: string, input: Organis
       action: "Update",
       metadata: { name: after!.name, fields: Object.keys(changes) },
     });
-    return after!;
+    return { after: after!, copiesEnded: await ctx.services.invalidator.announce(tx, { organisationIds: [id] }) };
   });
+  await copiesEnded();
+  return after;
 }

@@ -32,7 +32,7 @@ async function sweepBatch(services: Services, cutoff: Date): Promise<number> {
       .where(and(eq(reportSubmissions.status, "Draft"), eq(reportSubmissions.completed, false), lt(reportSubmissions.updatedAt, cutoff)))
       .limit(BATCH)
       .for("update", { skipLocked: true });
-    if (drafts.length === 0) return { count: 0, storageKeys: [] as string[] };
+    if (drafts.length === 0) return { count: 0, storageKeys: [] as string[], sessionsEnded: async () => {} };
     const ids = drafts.map((draft) => draft.id);
     const files = await tx
       .select({ blobId: blobs.id, storageKey: blobs.storageKey })
@@ -40,15 +40,18 @@ async function sweepBatch(services: Services, cutoff: Date): Promise<number> {
       .innerJoin(blobs, eq(blobs.id, reportSubmissionAttachments.blobId))
       .where(inArray(reportSubmissionAttachments.submissionId, ids));
     if (files.length > 0) await tx.delete(blobs).where(inArray(blobs.id, files.map((file) => file.blobId)));
-    // Answers, attachments and any session still bound go with the submission (cascades).
+    // Answers, attachments and any session still bound go with the submission (cascades); so does
+    // any cached copy of such a session, on every instance.
     await tx.delete(reportSubmissions).where(inArray(reportSubmissions.id, ids));
+    const sessionsEnded = await services.invalidator.announce(tx, { submissionIds: ids });
     const perOrganisation = new Map<string, number>();
     for (const draft of drafts) perOrganisation.set(draft.organisationId, (perOrganisation.get(draft.organisationId) ?? 0) + 1);
     for (const [organisationId, count] of perOrganisation) {
       await recordActivity(tx, SYSTEM_ACTOR, { organisationId, objectType: "ReportSubmission", action: "DeleteAbandonedDrafts", metadata: { count } });
     }
-    return { count: drafts.length, storageKeys: files.map((file) => file.storageKey) };
+    return { count: drafts.length, storageKeys: files.map((file) => file.storageKey), sessionsEnded };
   });
+  await swept.sessionsEnded();
   for (const key of swept.storageKeys) await services.blobs.delete(key).catch((error: unknown) => logError("Could not remove the bytes of an abandoned draft's attachment", error));
   return swept.count;
 }

@@ -49,7 +49,7 @@ builder.mutationFields((t) => ({
         ctx.cookies.set(REPORTER_COOKIE, opened.token, Math.floor(REPORTER_ABSOLUTE_TIMEOUT_MS / 1000));
         tokenHash = opened.tokenHash;
       }
-      await rememberUnlockedForm(ctx.db, tokenHash, form.id);
+      await rememberUnlockedForm(ctx.db, ctx.services.invalidator, tokenHash, form.id);
       return true;
     },
   }),

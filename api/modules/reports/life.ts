@@ -108,6 +108,8 @@ export async function hardDeleteReport(ctx: Ctx, id: unknown): Promise<ReportVie
   return changeReport(ctx, id, "ReportSubmissionHardDelete", async (tx, access) => {
     if (!access.submission.archived) throw new UserError("CONFLICT", ONLY_ARCHIVED_DELETE);
     keys.push(...(await purgeContent(tx, access.submission.id)));
+    // The reporter's sessions went with the content: no instance may keep serving a cached one.
+    const sessionsEnded = await ctx.services.invalidator.announce(tx, { submissionIds: [access.submission.id] });
     await tx
       .update(reportSubmissions)
       .set({ deletedAt: new Date(), deletedByUserId: access.actor.userId, passwordHash: null, internalReference: "" })
@@ -117,6 +119,7 @@ export async function hardDeleteReport(ctx: Ctx, id: unknown): Promise<ReportVie
       metadata: { files: keys.length },
       // Rows first, bytes after commit: an orphaned file is unreachable, a row without its file is an error.
       afterCommit: async () => {
+        await sessionsEnded();
         for (const key of keys) await ctx.services.blobs.delete(key).catch((error: unknown) => logError("Could not remove the bytes of a deleted report", error));
       },
     };

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { seedDemo } from "../../../db/seed/demo.ts";
 import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
-import { usingPostgres } from "../../setup/template.ts";
-import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { startInstancePair, type TestServer } from "../../helpers/server.ts";
 import { clientWithCookie, loginAs, type StaffClient } from "../../helpers/session.ts";
 
 /**
@@ -13,19 +11,16 @@ import { clientWithCookie, loginAs, type StaffClient } from "../../helpers/sessi
  */
 let first: TestServer;
 let second: TestServer;
+let pair: Awaited<ReturnType<typeof startInstancePair>>;
 
 const VIEWER = "{ viewer { email } }";
 const CHANGE_PASSWORD = `mutation ($old: String!, $new: String!) { changePassword(oldPassword: $old, newPassword: $new) }`;
 
 beforeAll(async () => {
-  first = await startTestServer();
-  await seedDemo(first.db);
-  second = usingPostgres() ? await startTestServer({ databaseUrl: first.databaseUrl! }) : first;
+  pair = await startInstancePair();
+  ({ first, second } = pair);
 }, 60_000);
-afterAll(async () => {
-  if (second !== first) await second.stop();
-  await first.stop();
-});
+afterAll(() => pair.stop());
 
 async function viewerEmail(client: StaffClient): Promise<string | null> {
   const result = await client.gql<{ viewer: { email: string } | null }>(VIEWER);

@@ -4,6 +4,7 @@ import { organisations } from "../../../db/schema/index.ts";
 import { isValidSlug, parseHost } from "../../../api/http/host.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { createOrganisation } from "../../factories/users.ts";
+import { updateOrganisations } from "../../helpers/organisations.ts";
 
 describe("parseHost", () => {
   test("names organisations by subdomain and reserves app, login and the product name", () => {
@@ -50,7 +51,7 @@ describe("pages by host", () => {
     expect(await unknown.text()).toContain("Organisation was not found or is currently suspended.");
 
     const archived = await createOrganisation(server.db, { slug: "gone" });
-    await server.db.update(organisations).set({ archived: true }).where(eq(organisations.id, archived.id));
+    await updateOrganisations(server, eq(organisations.id, archived.id), { archived: true });
     const response = await server.fetch("/", { host: "gone.localhost" });
     expect(response.status).toBe(404);
     expect(await response.text()).toContain("Organisation was not found or is currently suspended.");

@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { demoStaff, type DemoStaff } from "../../helpers/session.ts";
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from "../../helpers/smtp-server.ts";
 import { usingPostgres } from "../../setup/template.ts";
+import { updateOrganisations } from "../../helpers/organisations.ts";
 
 let smtp: TestSmtpServer;
 let server: TestServer;
@@ -81,7 +82,7 @@ describe("new report notifications", () => {
 
   test("an enquiry is a new report too", async () => {
     const before = mailsTo(SUBSCRIBER).length;
-    await server.db.update(organisations).set({ generalEnquiryEnabled: true }).where(eq(organisations.id, demoId));
+    await updateOrganisations(server, eq(organisations.id, demoId), { generalEnquiryEnabled: true });
     const visitor = new ReporterClient(server, "demo.localhost");
     const sent = await visitor.gql(`mutation ($org: ID!, $message: String!) { guestSendEnquiry(organisationID: $org, message: $message) { reportID } }`, { org: demoId, message: SECRET_MESSAGE });
     expect(sent.errors).toBeUndefined();

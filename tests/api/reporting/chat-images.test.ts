@@ -10,6 +10,7 @@ import { collect, wsClient } from "../../helpers/websocket.ts";
 import * as files from "../../fixtures/files.ts";
 import { blobStoreState } from "../../fixtures/attachments.ts";
 import { HOSTILE_SVGS, pngOfSize, sendImage, STAFF_SEND_IMAGE, storedChatImage, SVG_WITH_METADATA, tinyBmp, type SentMessage } from "../../fixtures/chat-images.ts";
+import { updateOrganisations } from "../../helpers/organisations.ts";
 
 let server: TestServer;
 let demoOwner: StaffClient;
@@ -136,10 +137,10 @@ describe("who may send images", () => {
     const follow = new ReporterClient(server, "demo.localhost");
     await follow.post("/api/auth/report_login", { reportID: enquiry.data!.guestSendEnquiry.reportID, password: enquiry.data!.guestSendEnquiry.pin });
     const allowed = async () => (await follow.gql<{ reporterSubmission: { allowChatFileUploads: boolean } }>(ALLOWED)).data?.reporterSubmission.allowChatFileUploads;
-    await server.db.update(organisations).set({ allowGeneralEnquiryChatFileUploads: false }).where(eq(organisations.id, demo!.id));
+    await updateOrganisations(server, eq(organisations.id, demo!.id), { allowGeneralEnquiryChatFileUploads: false });
     expect(await allowed()).toBe(false);
     expect(firstError(await sendImage(follow, { name: "photo.jpg", data: files.plainJpeg() }))).toBe(NOT_ALLOWED);
-    await server.db.update(organisations).set({ allowGeneralEnquiryChatFileUploads: true }).where(eq(organisations.id, demo!.id));
+    await updateOrganisations(server, eq(organisations.id, demo!.id), { allowGeneralEnquiryChatFileUploads: true });
     expect(await allowed()).toBe(true);
     expect(sent(await sendImage(follow, { name: "photo.jpg", data: files.plainJpeg() })).type).toBe("Image");
   });

@@ -6,6 +6,7 @@ import { sha256Hex } from "../../../api/lib/tokens.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { createOrganisation } from "../../factories/users.ts";
 import { pngWithText } from "../../fixtures/files.ts";
+import { updateOrganisations } from "../../helpers/organisations.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -23,7 +24,7 @@ describe("organisation logos", () => {
       .insert(blobs)
       .values({ organisationId: organisation.id, purpose: "OrganisationLogo", storageKey: key, fileName: "logo.png", mimeType: "image/png", sizeBytes: bytes.byteLength, sha256: sha256Hex(bytes) })
       .returning();
-    await server.db.update(organisations).set({ logoBlobId: blob!.id }).where(eq(organisations.id, organisation.id));
+    await updateOrganisations(server, eq(organisations.id, organisation.id), { logoBlobId: blob!.id });
 
     const page = await (await server.fetch("/", { host: "logo-org.localhost" })).text();
     const url = `/api/files/organisation-logo/${organisation.id}`;
@@ -34,7 +35,7 @@ describe("organisation logos", () => {
     expect(new Uint8Array(await logo.arrayBuffer())).toEqual(bytes);
 
     expect((await server.fetch("/api/files/organisation-logo/not-a-uuid")).status).toBe(404);
-    await server.db.update(organisations).set({ archived: true }).where(eq(organisations.id, organisation.id));
+    await updateOrganisations(server, eq(organisations.id, organisation.id), { archived: true });
     expect((await server.fetch(url)).status).toBe(404);
   });
 });
