@@ -12,6 +12,7 @@ import { createInvalidator } from "./lib/invalidation.ts";
 import { SessionCache } from "./lib/session-cache.ts";
 import { OrganisationCache } from "./modules/organisations/organisation-cache.ts";
 import { ReporterSessionCache } from "./modules/reporting/reporter-session-cache.ts";
+import { DraftSnapshots } from "./modules/reporting/draft-snapshots.ts";
 import { createPubSub } from "./lib/pubsub.ts";
 import { createBlobStore } from "./lib/blob-store.ts";
 import { createMailer } from "./lib/mailer.ts";
@@ -71,6 +72,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
     sessionCache: new SessionCache(invalidator),
     organisationCache: new OrganisationCache(invalidator),
     reporterSessionCache: new ReporterSessionCache(invalidator),
+    draftSnapshots: new DraftSnapshots(),
     blobs: createBlobStore(config.blobs),
     mailer: createMailer(config.mail),
   };

@@ -7,6 +7,7 @@ import type { Invalidator } from "./lib/invalidation.ts";
 import type { SessionCache } from "./lib/session-cache.ts";
 import type { OrganisationCache } from "./modules/organisations/organisation-cache.ts";
 import type { ReporterSessionCache } from "./modules/reporting/reporter-session-cache.ts";
+import type { DraftSnapshots } from "./modules/reporting/draft-snapshots.ts";
 import type { BlobStore } from "./lib/blob-store.ts";
 import type { Mailer } from "./lib/mailer.ts";
 import type { PublicOrganisation } from "./modules/organisations/public.ts";
@@ -50,6 +51,8 @@ export interface Services {
   /** Active organisations by slug, for every request on an organisation's host (decision 027). */
   organisationCache: OrganisationCache;
   reporterSessionCache: ReporterSessionCache;
+  /** Drafts as this instance's last write of them left them (decision 028). */
+  draftSnapshots: DraftSnapshots;
   blobs: BlobStore;
   mailer: Mailer;
 }

@@ -1,11 +1,13 @@
 import { and, eq } from "drizzle-orm";
+import type { Database } from "../../../db/client.ts";
 import { reportSubmissions } from "../../../db/schema/index.ts";
 import type { Ctx, ReporterActor } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
 import { generateReportId, generateReportPassword, hashGeneratedCredential } from "../../lib/report-credentials.ts";
 import { checkPageAnswers, derivePages, pageHasContent, visibleWidgetIds, type AnswerMap, type FormWidget } from "../../shared/form-definition.ts";
 import { recordActivity } from "../audit/service.ts";
-import { ALREADY_SUBMITTED, currentDraft, DRAFT_BUSY, DRAFT_WRITE_ATTEMPTS, requireReporter, type FieldError } from "./draft.ts";
+import { ALREADY_SUBMITTED, requireReporter, type FieldError } from "./draft.ts";
+import { onDraft, STALE } from "./draft-access.ts";
 import { writeCompletion, type SubmissionRow } from "./draft-statements.ts";
 import { buildWidgets } from "./forms.ts";
 
@@ -35,13 +37,17 @@ export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
   // 100 random bits need no memory-hard hash (docs/decisions/005): microseconds, no hashing gate.
   const passwordHash = hashGeneratedCredential(generatedPassword);
   const now = new Date();
-  for (let attempt = 0; attempt < DRAFT_WRITE_ATTEMPTS; attempt += 1) {
-    const snapshot = await currentDraft(ctx, actor);
-    if (snapshot.submission.completed) return reissue(ctx, actor, snapshot.submission, generatedPassword, passwordHash, now);
-    const { problems, hidden } = completionProblems(await buildWidgets(ctx.db, snapshot.submission.buildId!), snapshot.answers);
-    if (problems.length > 0) throw new UserError("BAD_USER_INPUT", "Please answer every required question.", { fields: problems });
+  return onDraft(ctx, actor, async (db, snapshot, confirmed) => {
+    // Completed or not, this instance will not save the Draft again.
+    ctx.services.draftSnapshots.forget(snapshot.submission.id);
+    if (snapshot.submission.completed) return reissue(db, actor, snapshot.submission, generatedPassword, passwordHash, now);
+    const { problems, hidden } = completionProblems(await buildWidgets(db, snapshot.submission.buildId!), snapshot.answers);
+    if (problems.length > 0) {
+      if (!confirmed) return STALE;
+      throw new UserError("BAD_USER_INPUT", "Please answer every required question.", { fields: problems });
+    }
     const reportID = generateReportId();
-    const outcome = await writeCompletion(ctx.db, {
+    const outcome = await writeCompletion(db, {
       snapshot,
       reportId: reportID,
       passwordHash,
@@ -49,17 +55,17 @@ export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
       now,
       event: { topic: newReportTopic(actor.organisationId), payload: { submissionId: snapshot.submission.id } },
     });
-    if (outcome === "completed") return { reportID, generatedPassword };
-  }
-  throw new UserError("CONFLICT", DRAFT_BUSY);
+    // A taken report ID (one in 10^15 per report) is decided again like a moved-on Draft, with a new ID.
+    return outcome === "completed" ? { reportID, generatedPassword } : STALE;
+  });
 }
 
 /** A repeat within the window gives the same report a fresh password; later, it is refused. */
-async function reissue(ctx: Ctx, actor: ReporterActor, submission: SubmissionRow, generatedPassword: string, passwordHash: string, now: Date): Promise<ReportCompletion> {
+async function reissue(db: Database, actor: ReporterActor, submission: SubmissionRow, generatedPassword: string, passwordHash: string, now: Date): Promise<ReportCompletion> {
   const recent = submission.completedAt && now.getTime() - submission.completedAt.getTime() < REISSUE_WINDOW_MS;
   if (!recent || !submission.reportId) throw new UserError("CONFLICT", ALREADY_SUBMITTED);
   const reportID = submission.reportId;
-  await ctx.db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     await tx.update(reportSubmissions).set({ passwordHash, passwordChosen: false }).where(and(eq(reportSubmissions.id, submission.id), eq(reportSubmissions.completed, true)));
     await recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "ReportSubmission", objectId: submission.id, objectCode: reportID, action: "ReissueCredentials" });
   });

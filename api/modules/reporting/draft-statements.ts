@@ -27,9 +27,13 @@ export interface DraftSnapshot {
   answers: Record<string, string[]>;
 }
 
-/** The submission of a reporter session, with its answers and row version: one statement. */
-export async function readDraft(db: Database, organisationId: string, submissionId: string): Promise<DraftSnapshot | null> {
-  const [row] = await db
+/**
+ * The submission of a reporter session, with its answers and row version: one statement. With
+ * `lock`, inside a transaction, the row stays locked until it ends, so a write based on it cannot
+ * find it moved on.
+ */
+export async function readDraft(db: Database, organisationId: string, submissionId: string, lock = false): Promise<DraftSnapshot | null> {
+  const query = db
     .select({
       ...getColumns(reportSubmissions),
       version: sql<string>`"report_submissions".xmin::text`,
@@ -38,6 +42,7 @@ export async function readDraft(db: Database, organisationId: string, submission
     .from(reportSubmissions)
     .where(and(eq(reportSubmissions.id, submissionId), eq(reportSubmissions.organisationId, organisationId)))
     .limit(1);
+  const [row] = lock ? await query.for("update", { of: reportSubmissions }) : await query;
   if (!row) return null;
   const { version, answers, ...submission } = row;
   return { submission, version, answers: JSON.parse(answers) as Record<string, string[]> };
@@ -91,13 +96,14 @@ export interface PageWrite {
  * attachment rows follow by cascade), moves the current page on and writes the audit entry. Answers
  * `null` when the Draft changed (or was completed) since `snapshot` was read; nothing was written then.
  */
-export async function writePage(db: Database, write: PageWrite): Promise<{ removedStorageKeys: string[] } | null> {
+export async function writePage(db: Database, write: PageWrite): Promise<{ removedStorageKeys: string[]; after: DraftSnapshot } | null> {
   const { submission, version } = write.snapshot;
   const result = await db.execute(sql`
     with guard as (
-      update report_submissions set current_page = greatest(current_page, ${write.page}::int), updated_at = ${timestamp(write.now)}
+      update report_submissions set current_page = greatest(current_page, ${write.page}::int),
+        updated_at = case when updated_at < ${timestamp(write.now)} - interval '1 hour' then ${timestamp(write.now)} else updated_at end
       where id = ${submission.id}::uuid and organisation_id = ${submission.organisationId}::uuid and xmin = ${version}::xid and not completed
-      returning id
+      returning id, xmin::text as version
     ),
     removed_answers as (
       delete from report_submission_answers a using guard
@@ -118,10 +124,16 @@ export async function writePage(db: Database, write: PageWrite): Promise<{ remov
       returning b.storage_key
     ),
     activity as (${reporterActivity(submission.organisationId, "UpdateDraft", { page: write.page })})
-    select (select count(*) from guard)::int as written, coalesce((select array_agg(storage_key) from dropped_files), '{}') as removed
+    select (select version from guard) as version, coalesce((select array_agg(storage_key) from dropped_files), '{}') as removed
   `);
-  const [row] = resultRows<{ written: number; removed: string[] }>(result);
-  return row && row.written > 0 ? { removedStorageKeys: row.removed } : null;
+  const [row] = resultRows<{ version: string | null; removed: string[] }>(result);
+  if (!row?.version) return null;
+  // The Draft as this write left it, for the next save of it (draft-snapshots.ts).
+  const answers: Record<string, string[]> = { ...write.snapshot.answers };
+  for (const id of write.pageWidgetIds) delete answers[id];
+  for (const [id, answer] of Object.entries(write.kept)) answers[id] = [...answer];
+  const after: DraftSnapshot = { submission: { ...submission, currentPage: Math.max(submission.currentPage, write.page) }, version: row.version, answers };
+  return { removedStorageKeys: row.removed, after };
 }
 
 export interface CompletionWrite {

@@ -12,7 +12,8 @@ import { buildWidgets, isUnlocked, REPORT_FORM_NOT_FOUND, requirePublishedForm }
 import { bindSessionToSubmission, createReporterSession } from "./sessions.ts";
 import { REPORTER_ABSOLUTE_TIMEOUT_MS, REPORTER_COOKIE } from "./session-policy.ts";
 import { draftLoad, draftsLock, draftStartDifficulty, refuseDraftsOverCap, refuseDraftsOverCapLocked } from "./draft-limits.ts";
-import { insertDraft, readDraft, writePage, type DraftSnapshot } from "./draft-statements.ts";
+import { insertDraft, writePage } from "./draft-statements.ts";
+import { onDraft, STALE } from "./draft-access.ts";
 import { admit } from "../abuse/guard.ts";
 import { subjectKey } from "../abuse/secret.ts";
 
@@ -77,74 +78,70 @@ async function openDraft(ctx: Ctx, organisationId: string, form: { id: string; d
   refuseDraftsOverCap(load);
   await admit(ctx.db, { action: "report_start", subjectKey: await subjectKey(ctx.db, "form", form.id), solution, minimumDifficulty: draftStartDifficulty(load), now: new Date() });
   const submission = { id: randomUUID(), buildId: form.deployedBuildId, currentPage: 0 };
-  return ctx.db.transaction(async (tx) => {
+  const { invalidator, reporterSessionCache } = ctx.services;
+  const markedAt = reporterSessionCache.mark();
+  const started = await ctx.db.transaction(async (tx) => {
     // The Draft and its audit entry, under the organisation's draft lock (held to commit).
     await insertDraft(tx, { id: submission.id, organisationId, formId: form.id, buildId: form.deployedBuildId, lock: draftsLock(organisationId) });
-    let actor = ctx.actor.kind === "reporter" ? ctx.actor : null;
-    let openedToken: string | null = null;
+    const current = ctx.actor.kind === "reporter" ? ctx.actor : null;
     const linkSession = async () => {
-      if (actor && !actor.submissionId) return bindSessionToSubmission(tx, actor.sessionTokenHash, submission.id);
+      // An unbound session is bound to the Draft; every instance hears of it before the start answers.
+      if (current && !current.submissionId) return { actor: current, opened: null, announced: await bindSessionToSubmission(tx, current.sessionTokenHash, submission.id, invalidator) };
       // A session already holding a report (or none at all) gets a fresh session, born bound to the new report.
-      const opened = await createReporterSession(tx, organisationId, submission.id);
-      openedToken = opened.token;
-      actor = { kind: "reporter", organisationId, submissionId: null, unlockedFormIds: actor?.unlockedFormIds ?? [], sessionTokenHash: opened.tokenHash };
+      // Forms the reporter unlocked stay unlocked in the new session.
+      const unlockedFormIds = [...(current?.unlockedFormIds ?? [])];
+      const opened = await createReporterSession(tx, organisationId, submission.id, new Date(), unlockedFormIds);
+      const actor: ReporterActor = { kind: "reporter", organisationId, submissionId: null, unlockedFormIds, sessionTokenHash: opened.tokenHash };
+      return { actor, opened, announced: null };
     };
     // Independent of each other, so sent together: the session's link to the Draft, and the count under the lock.
-    await Promise.all([refuseDraftsOverCapLocked(tx, organisationId, form.id), linkSession()]);
-    if (openedToken) ctx.cookies.set(REPORTER_COOKIE, openedToken, Math.floor(REPORTER_ABSOLUTE_TIMEOUT_MS / 1000));
-    return { submission, actor: { ...actor!, submissionId: submission.id } };
+    const [, link] = await Promise.all([refuseDraftsOverCapLocked(tx, organisationId, form.id), linkSession()]);
+    return link;
   });
-}
-
-/** How often a save is decided again when the Draft changed under it (a second tab saving too). */
-export const DRAFT_WRITE_ATTEMPTS = 5;
-export const DRAFT_BUSY = "Your report was being saved from somewhere else at the same time. Please try again.";
-
-/** The reporter's own Draft as it is now; anything else is a credentials problem. */
-export async function currentDraft(ctx: Ctx, actor: ReporterActor): Promise<DraftSnapshot> {
-  const snapshot = actor.submissionId ? await readDraft(ctx.db, actor.organisationId, actor.submissionId) : null;
-  if (!snapshot) throw new UserError("UNAUTHENTICATED", CREDENTIALS_PROBLEM);
-  return snapshot;
+  await started.announced?.();
+  if (started.opened) {
+    const { token, tokenHash, lastSeenAt, expiresAt } = started.opened;
+    // Nobody else knows this session yet, so this instance may keep it from the start.
+    reporterSessionCache.store(tokenHash, { organisationId, submissionId: submission.id, unlockedFormIds: started.actor.unlockedFormIds, lastSeenAt, expiresAt }, markedAt);
+    ctx.cookies.set(REPORTER_COOKIE, token, Math.floor(REPORTER_ABSOLUTE_TIMEOUT_MS / 1000));
+  }
+  return { submission, actor: { ...started.actor, submissionId: submission.id } };
 }
 
 /**
  * Stores one page of the Draft. The server decides what is visible from everything stored so far
  * plus this page, drops answers to hidden widgets, and refuses unknown widgets, unknown options
- * and missing required answers. One read and one write (draft-statements.ts); a save that lost a
- * race with another save of the same Draft is decided again on what that one stored.
+ * and missing required answers. Usually a single write (draft-access.ts, draft-statements.ts).
  */
 export async function updateReportPage(ctx: Ctx, page: number, answers: AnswerInputs, attachmentIds: string[] | null): Promise<{ success: boolean; errors: FieldError[] }> {
   const actor = requireReporter(ctx);
-  for (let attempt = 0; attempt < DRAFT_WRITE_ATTEMPTS; attempt += 1) {
-    const snapshot = await currentDraft(ctx, actor);
+  const keepAttachmentIds = attachmentIds ? attachmentIds.filter((id) => isUuid(id)).map((id) => id.toLowerCase()) : null;
+  const removedKeys: string[] = [];
+  const result = await onDraft(ctx, actor, async (db, snapshot, confirmed) => {
+    const refuse = (errors: FieldError[]) => (confirmed ? { success: false, errors } : STALE);
     if (snapshot.submission.completed) throw new UserError("CONFLICT", ALREADY_SUBMITTED);
-    const widgets = await buildWidgets(ctx.db, snapshot.submission.buildId!);
+    const widgets = await buildWidgets(db, snapshot.submission.buildId!);
     const target = derivePages(widgets)[page];
-    if (!Number.isInteger(page) || !target) return { success: false, errors: [{ field: "page", message: "This page does not exist" }] };
+    if (!Number.isInteger(page) || !target) return refuse([{ field: "page", message: "This page does not exist" }]);
 
     const onPage = new Set(target.widgets.map((widget) => widget.id));
     const unknown = answers.filter((answer) => !onPage.has(answer.widgetID));
-    if (unknown.length > 0) return { success: false, errors: unknown.map((answer) => ({ field: answer.widgetID, message: "This question is not on this page of the form" })) };
+    if (unknown.length > 0) return refuse(unknown.map((answer) => ({ field: answer.widgetID, message: "This question is not on this page of the form" })));
 
     const merged: Record<string, readonly string[]> = { ...snapshot.answers };
     for (const id of onPage) delete merged[id];
     for (const answer of answers) merged[answer.widgetID] = answer.answer;
     const visible = visibleWidgetIds(widgets, merged as AnswerMap);
     const { kept, problems } = checkPageAnswers(target.widgets, visible, merged as AnswerMap);
-    if (problems.length > 0) return { success: false, errors: problems.map((problem) => ({ field: problem.widgetId, message: problem.message })) };
+    if (problems.length > 0) return refuse(problems.map((problem) => ({ field: problem.widgetId, message: problem.message })));
 
-    const written = await writePage(ctx.db, {
-      snapshot,
-      page,
-      pageWidgetIds: [...onPage],
-      kept,
-      keepAttachmentIds: attachmentIds ? attachmentIds.filter((id) => isUuid(id)).map((id) => id.toLowerCase()) : null,
-      now: new Date(),
-    });
-    if (!written) continue;
-    // Rows first, bytes after commit: an unreachable file is harmless, a row without its file is not.
-    for (const key of written.removedStorageKeys) await ctx.services.blobs.delete(key).catch((error: unknown) => logError("Could not remove the bytes of a dropped attachment", error));
-    return { success: true, errors: [] };
-  }
-  throw new UserError("CONFLICT", DRAFT_BUSY);
+    const written = await writePage(db, { snapshot, page, pageWidgetIds: [...onPage], kept, keepAttachmentIds, now: new Date() });
+    if (!written) return STALE;
+    ctx.services.draftSnapshots.store(written.after);
+    removedKeys.push(...written.removedStorageKeys);
+    return { success: true, errors: [] as FieldError[] };
+  });
+  // Rows first, bytes after commit: an unreachable file is harmless, a row without its file is not.
+  for (const key of removedKeys) await ctx.services.blobs.delete(key).catch((error: unknown) => logError("Could not remove the bytes of a dropped attachment", error));
+  return result;
 }

@@ -15,18 +15,12 @@ export interface ReporterSessionRow {
 }
 
 /** Opens a reporter session in an organisation; returns the cookie token (only its hash is kept). */
-export async function createReporterSession(tx: Database, organisationId: string, submissionId: string | null = null, now = new Date()) {
+export async function createReporterSession(tx: Database, organisationId: string, submissionId: string | null = null, now = new Date(), unlockedFormIds: string[] = []) {
   const token = newToken();
   const tokenHash = hashToken(token);
-  await tx.insert(reporterSessions).values({
-    tokenHash,
-    organisationId,
-    submissionId,
-    createdAt: now,
-    lastSeenAt: now,
-    expiresAt: new Date(now.getTime() + REPORTER_ABSOLUTE_TIMEOUT_MS),
-  });
-  return { token, tokenHash };
+  const expiresAt = new Date(now.getTime() + REPORTER_ABSOLUTE_TIMEOUT_MS);
+  await tx.insert(reporterSessions).values({ tokenHash, organisationId, submissionId, unlockedFormIds, createdAt: now, lastSeenAt: now, expiresAt });
+  return { token, tokenHash, lastSeenAt: now, expiresAt };
 }
 
 /**
