@@ -35,6 +35,13 @@ export class ReporterClient {
   }
 }
 
+/** The same reporter's cookie, sent to another instance (tests of promises across instances). */
+export function sameReporterOn(server: TestServer, reporter: ReporterClient): ReporterClient {
+  const elsewhere = new ReporterClient(server, reporter.host);
+  elsewhere.cookie = reporter.cookie;
+  return elsewhere;
+}
+
 export async function demoForm(server: TestServer, slug: string, name: string) {
   const [row] = await server.db
     .select({ form: reportForms })

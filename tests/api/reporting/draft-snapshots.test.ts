@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { reportSubmissionAnswers } from "../../../db/schema/index.ts";
 import { DraftSnapshots } from "../../../api/modules/reporting/draft-snapshots.ts";
 import type { DraftSnapshot } from "../../../api/modules/reporting/draft-statements.ts";
-import { COMPLETE, demoForm, pagesOfAnswers, ReporterClient, UPDATE } from "../../helpers/reporter.ts";
+import { COMPLETE, demoForm, pagesOfAnswers, ReporterClient, sameReporterOn, UPDATE } from "../../helpers/reporter.ts";
 import { startInstancePair, type TestServer } from "../../helpers/server.ts";
 
 /**
@@ -23,11 +23,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => pair.stop());
 
-function onSecond(reporter: ReporterClient): ReporterClient {
-  const elsewhere = new ReporterClient(second, reporter.host);
-  elsewhere.cookie = reporter.cookie;
-  return elsewhere;
-}
+const onSecond = (reporter: ReporterClient) => sameReporterOn(second, reporter);
 
 async function stored(submissionId: string, widgetId: string): Promise<string[] | undefined> {
   const rows = await first.db.select().from(reportSubmissionAnswers).where(eq(reportSubmissionAnswers.submissionId, submissionId));

@@ -9,7 +9,7 @@ import { ReporterSessionCache } from "../../../api/modules/reporting/reporter-se
 import { resolveReporterSession } from "../../../api/modules/reporting/sessions.ts";
 import { REPORTER_ABSOLUTE_TIMEOUT_MS, REPORTER_IDLE_TIMEOUT_MS, REPORTER_TOUCH_INTERVAL_MS } from "../../../api/modules/reporting/session-policy.ts";
 import { clockedInvalidator } from "../../helpers/clocked-invalidator.ts";
-import { demoForm, ReporterClient } from "../../helpers/reporter.ts";
+import { demoForm, ReporterClient, sameReporterOn } from "../../helpers/reporter.ts";
 import { startInstancePair, type TestServer } from "../../helpers/server.ts";
 
 /**
@@ -36,12 +36,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => pair.stop());
 
-/** The same cookie, sent to the other instance. */
-function onSecond(reporter: ReporterClient): ReporterClient {
-  const elsewhere = new ReporterClient(second, reporter.host);
-  elsewhere.cookie = reporter.cookie;
-  return elsewhere;
-}
+const onSecond = (reporter: ReporterClient) => sameReporterOn(second, reporter);
 
 async function heldSubmission(reporter: ReporterClient): Promise<string | null> {
   const result = await reporter.gql<{ reporterSubmission: { id: string } | null }>(SUBMISSION);
