@@ -50,23 +50,6 @@ const draftCountColumns = (formId: string) => ({
   formDrafts: sql<number>`count(*) filter (where ${reportSubmissions.formId} = ${formId})`.mapWith(Number),
 });
 
-/** The organisation's draft lock, held until commit: a new draft is inserted and counted under it. */
-export const draftsLock = (organisationId: string) => sql`pg_advisory_xact_lock(hashtextextended(${`drafts:${organisationId}`}, 0))`;
-
-/**
- * Refuses a new draft over either cap. The caller took `draftsLock` in an earlier statement of its
- * transaction and has inserted the new draft: this count (a fresh snapshot, taken once the lock is
- * held) sees every draft committed by whoever held the lock before, plus this one, which is left out
- * of the comparison. So concurrent starts cannot pass the cap together.
- */
-export async function refuseDraftsOverCapLocked(tx: Database, organisationId: string, formId: string): Promise<void> {
-  const [counts] = await tx
-    .select(draftCountColumns(formId))
-    .from(reportSubmissions)
-    .where(and(eq(reportSubmissions.organisationId, organisationId), eq(reportSubmissions.status, "Draft")));
-  refuseDraftsOverCap({ formDrafts: (counts?.formDrafts ?? 1) - 1, organisationDrafts: (counts?.organisationDrafts ?? 1) - 1 });
-}
-
 async function organisationDraftBytes(db: Database, organisationId: string): Promise<number> {
   const [row] = await db
     .select({ bytes: sum(reportSubmissionAttachments.fileSizeBytes).mapWith(Number) })

@@ -3,6 +3,7 @@ import type { Database } from "../../../db/client.ts";
 import { isUniqueViolation, resultRows } from "../../../db/results.ts";
 import { reportSubmissions } from "../../../db/schema/index.ts";
 import { eventNotification } from "../../lib/pubsub.ts";
+import type { NewReporterSession } from "./sessions.ts";
 
 /**
  * A reporter's Draft read and written in as few statements as its journey allows (decision 026).
@@ -58,26 +59,47 @@ function reporterActivity(organisationId: string, action: string, metadata: Reco
     select ${organisationId}::uuid, null, 'ReportSubmission', guard.id::text, ${objectCode}, ${action}, ${json(metadata)}, false from guard`;
 }
 
-export interface DraftInsert {
+export interface DraftStart {
   id: string;
   organisationId: string;
   formId: string;
   buildId: string | null;
-  /** Taken before the insert and held to commit (draft-limits.ts). */
-  lock: SQL;
+  /** The caps: a Draft is started only while the form's and the organisation's counts are below them. */
+  formCap: number;
+  organisationCap: number;
+  /** A new session born holding the Draft, or null when the caller binds an existing one. */
+  session: (NewReporterSession & { unlockedFormIds: string[] }) | null;
 }
 
-/** A new Draft and its audit entry, inserted once `lock` is held: one statement of the start's transaction. */
-export async function insertDraft(tx: Database, draft: DraftInsert): Promise<void> {
-  await tx.execute(sql`
-    with guard as (
+/**
+ * Starts a Draft in one statement, if the caps allow: the organisation's and the form's Drafts are
+ * counted under the organisation's draft lock (`drafts_under_lock`, decision 028), then the Draft,
+ * its audit entry and its new session are inserted. The lock is held only while this statement runs
+ * and commits, not across round trips. False when a cap is reached; nothing was written then.
+ */
+export async function startDraft(db: Database, start: DraftStart): Promise<boolean> {
+  const { session } = start;
+  const result = await db.execute(sql`
+    with room as (
+      select counted.organisation_drafts < ${start.organisationCap}::int and counted.form_drafts < ${start.formCap}::int as free
+      from drafts_under_lock(${start.organisationId}::uuid, ${start.formId}::uuid) counted
+    ),
+    guard as (
       insert into report_submissions (id, organisation_id, form_id, build_id, status)
-      select ${draft.id}::uuid, ${draft.organisationId}::uuid, ${draft.formId}::uuid, ${draft.buildId}::uuid, 'Draft' from (select ${draft.lock}) as locked
+      select ${start.id}::uuid, ${start.organisationId}::uuid, ${start.formId}::uuid, ${start.buildId}::uuid, 'Draft' from room where room.free
       returning id
     ),
-    activity as (${reporterActivity(draft.organisationId, "Start", { report_form_id: draft.formId })})
-    select count(*) from guard
+    session as (
+      insert into reporter_sessions (token_hash, organisation_id, submission_id, unlocked_form_ids, created_at, last_seen_at, expires_at)
+      select ${session?.tokenHash ?? null}, ${start.organisationId}::uuid, guard.id, array(select jsonb_array_elements_text(${json(session?.unlockedFormIds ?? [])})::uuid),
+        ${timestamp(session?.lastSeenAt ?? new Date())}, ${timestamp(session?.lastSeenAt ?? new Date())}, ${timestamp(session?.expiresAt ?? new Date())}
+      from guard where ${session !== null}::boolean
+    ),
+    activity as (${reporterActivity(start.organisationId, "Start", { report_form_id: start.formId })})
+    select (select count(*) from guard)::int as started
   `);
+  const [row] = resultRows<{ started: number }>(result);
+  return (row?.started ?? 0) > 0;
 }
 
 export interface PageWrite {

@@ -9,10 +9,10 @@ import { isUuid } from "../../lib/ids.ts";
 import { checkPageAnswers, derivePages, visibleWidgetIds, type AnswerMap } from "../../shared/form-definition.ts";
 import type { AnswerInputs } from "./answers.ts";
 import { buildWidgets, isUnlocked, REPORT_FORM_NOT_FOUND, requirePublishedForm } from "./forms.ts";
-import { bindSessionToSubmission, createReporterSession } from "./sessions.ts";
+import { bindSessionToSubmission, newReporterSession } from "./sessions.ts";
 import { REPORTER_ABSOLUTE_TIMEOUT_MS, REPORTER_COOKIE } from "./session-policy.ts";
-import { draftLoad, draftsLock, draftStartDifficulty, refuseDraftsOverCap, refuseDraftsOverCapLocked } from "./draft-limits.ts";
-import { insertDraft, writePage } from "./draft-statements.ts";
+import { draftLoad, DRAFTS_FULL, draftStartDifficulty, FORM_DRAFTS_CAP, ORGANISATION_DRAFTS_CAP, refuseDraftsOverCap } from "./draft-limits.ts";
+import { startDraft, writePage } from "./draft-statements.ts";
 import { onDraft, STALE } from "./draft-access.ts";
 import { admit } from "../abuse/guard.ts";
 import { subjectKey } from "../abuse/secret.ts";
@@ -78,34 +78,31 @@ async function openDraft(ctx: Ctx, organisationId: string, form: { id: string; d
   refuseDraftsOverCap(load);
   await admit(ctx.db, { action: "report_start", subjectKey: await subjectKey(ctx.db, "form", form.id), solution, minimumDifficulty: draftStartDifficulty(load), now: new Date() });
   const submission = { id: randomUUID(), buildId: form.deployedBuildId, currentPage: 0 };
+  const start = { id: submission.id, organisationId, formId: form.id, buildId: form.deployedBuildId, formCap: FORM_DRAFTS_CAP, organisationCap: ORGANISATION_DRAFTS_CAP };
   const { invalidator, reporterSessionCache } = ctx.services;
-  const markedAt = reporterSessionCache.mark();
-  const started = await ctx.db.transaction(async (tx) => {
-    // The Draft and its audit entry, under the organisation's draft lock (held to commit).
-    await insertDraft(tx, { id: submission.id, organisationId, formId: form.id, buildId: form.deployedBuildId, lock: draftsLock(organisationId) });
-    const current = ctx.actor.kind === "reporter" ? ctx.actor : null;
-    const linkSession = async () => {
-      // An unbound session is bound to the Draft; every instance hears of it before the start answers.
-      if (current && !current.submissionId) return { actor: current, opened: null, announced: await bindSessionToSubmission(tx, current.sessionTokenHash, submission.id, invalidator) };
-      // A session already holding a report (or none at all) gets a fresh session, born bound to the new report.
-      // Forms the reporter unlocked stay unlocked in the new session.
-      const unlockedFormIds = [...(current?.unlockedFormIds ?? [])];
-      const opened = await createReporterSession(tx, organisationId, submission.id, new Date(), unlockedFormIds);
-      const actor: ReporterActor = { kind: "reporter", organisationId, submissionId: null, unlockedFormIds, sessionTokenHash: opened.tokenHash };
-      return { actor, opened, announced: null };
-    };
-    // Independent of each other, so sent together: the session's link to the Draft, and the count under the lock.
-    const [, link] = await Promise.all([refuseDraftsOverCapLocked(tx, organisationId, form.id), linkSession()]);
-    return link;
-  });
-  await started.announced?.();
-  if (started.opened) {
-    const { token, tokenHash, lastSeenAt, expiresAt } = started.opened;
-    // Nobody else knows this session yet, so this instance may keep it from the start.
-    reporterSessionCache.store(tokenHash, { organisationId, submissionId: submission.id, unlockedFormIds: started.actor.unlockedFormIds, lastSeenAt, expiresAt }, markedAt);
-    ctx.cookies.set(REPORTER_COOKIE, token, Math.floor(REPORTER_ABSOLUTE_TIMEOUT_MS / 1000));
+  const current = ctx.actor.kind === "reporter" ? ctx.actor : null;
+
+  if (current && !current.submissionId) {
+    // An unbound session (a form unlocked first) is bound to the Draft; every instance hears of it before the start answers.
+    const announced = await ctx.db.transaction(async (tx) => {
+      if (!(await startDraft(tx, { ...start, session: null }))) throw new UserError("TOO_MANY_REQUESTS", DRAFTS_FULL);
+      return bindSessionToSubmission(tx, current.sessionTokenHash, submission.id, invalidator);
+    });
+    await announced();
+    return { submission, actor: { ...current, submissionId: submission.id } };
   }
-  return { submission, actor: { ...started.actor, submissionId: submission.id } };
+
+  // A session already holding a report (or none at all) gets a fresh session, born holding the new
+  // report, with the forms the reporter unlocked still unlocked: all in the start's one statement.
+  const unlockedFormIds = [...(current?.unlockedFormIds ?? [])];
+  const session = { ...newReporterSession(), unlockedFormIds };
+  const markedAt = reporterSessionCache.mark();
+  if (!(await startDraft(ctx.db, { ...start, session }))) throw new UserError("TOO_MANY_REQUESTS", DRAFTS_FULL);
+  // Nobody else knows this session yet, so this instance may keep it from the start.
+  reporterSessionCache.store(session.tokenHash, { organisationId, submissionId: submission.id, unlockedFormIds, lastSeenAt: session.lastSeenAt, expiresAt: session.expiresAt }, markedAt);
+  ctx.cookies.set(REPORTER_COOKIE, session.token, Math.floor(REPORTER_ABSOLUTE_TIMEOUT_MS / 1000));
+  const actor: ReporterActor = { kind: "reporter", organisationId, submissionId: submission.id, unlockedFormIds, sessionTokenHash: session.tokenHash };
+  return { submission, actor };
 }
 
 /**

@@ -14,13 +14,26 @@ export interface ReporterSessionRow {
   unlockedFormIds: string[];
 }
 
-/** Opens a reporter session in an organisation; returns the cookie token (only its hash is kept). */
-export async function createReporterSession(tx: Database, organisationId: string, submissionId: string | null = null, now = new Date(), unlockedFormIds: string[] = []) {
+export interface NewReporterSession {
+  /** For the cookie; only its hash is kept. */
+  token: string;
+  tokenHash: string;
+  lastSeenAt: Date;
+  expiresAt: Date;
+}
+
+/** A reporter session's token and times, for a caller that writes its row itself (draft-statements.ts). */
+export function newReporterSession(now = new Date()): NewReporterSession {
   const token = newToken();
-  const tokenHash = hashToken(token);
-  const expiresAt = new Date(now.getTime() + REPORTER_ABSOLUTE_TIMEOUT_MS);
-  await tx.insert(reporterSessions).values({ tokenHash, organisationId, submissionId, unlockedFormIds, createdAt: now, lastSeenAt: now, expiresAt });
-  return { token, tokenHash, lastSeenAt: now, expiresAt };
+  return { token, tokenHash: hashToken(token), lastSeenAt: now, expiresAt: new Date(now.getTime() + REPORTER_ABSOLUTE_TIMEOUT_MS) };
+}
+
+/** Opens a reporter session in an organisation; returns the cookie token (only its hash is kept). */
+export async function createReporterSession(tx: Database, organisationId: string, submissionId: string | null = null, now = new Date()) {
+  const session = newReporterSession(now);
+  const { tokenHash, expiresAt } = session;
+  await tx.insert(reporterSessions).values({ tokenHash, organisationId, submissionId, createdAt: now, lastSeenAt: now, expiresAt });
+  return session;
 }
 
 /**

@@ -63,6 +63,28 @@ describe("starting reports is bounded per form and organisation", () => {
     expect((await starter().send({ reportFormID: main.form.id })).status).toBe(200);
   });
 
+  test("starts sent at the same moment cannot pass the cap together", async () => {
+    await clearDrafts();
+    await leaveDrafts(FORM_DRAFTS_CAP - 3);
+    // Each reporter solves its own challenge first; then all ten send at once.
+    const ready = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const { send } = starter();
+        const asked = await send({ reportFormID: main.form.id });
+        expect(asked.status).toBe(428);
+        const { challenge } = (await asked.json()) as { challenge: ChallengeBody };
+        return { send, verifyToken: solveChallenge(challenge) };
+      }),
+    );
+    const responses = await Promise.all(ready.map(({ send, verifyToken }) => send({ reportFormID: main.form.id, verifyToken })));
+    const statuses = responses.map((response) => response.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429, 429, 429, 429]);
+    const drafts = await server.db.select().from(reportSubmissions).where(and(eq(reportSubmissions.formId, main.form.id), eq(reportSubmissions.status, "Draft")));
+    expect(drafts.length).toBe(FORM_DRAFTS_CAP);
+    await clearDrafts();
+    expect((await starter().send({ reportFormID: main.form.id })).status).toBe(200);
+  });
+
   test("files waiting in the organisation's unfinished drafts are bounded: past the cap an upload is refused", async () => {
     const [draft] = await server.db.insert(reportSubmissions).values({ organisationId: demoId, formId: main.form.id, buildId: main.form.deployedBuildId, status: "Draft" }).returning();
     const [blob] = await server.db
