@@ -113,9 +113,8 @@ async function openDraft(ctx: Ctx, organisationId: string, form: { id: string; d
 export async function updateReportPage(ctx: Ctx, page: number, answers: AnswerInputs, attachmentIds: string[] | null): Promise<{ success: boolean; errors: FieldError[] }> {
   const actor = requireReporter(ctx);
   const keepAttachmentIds = attachmentIds ? attachmentIds.filter((id) => isUuid(id)).map((id) => id.toLowerCase()) : null;
-  const removedKeys: string[] = [];
-  const result = await onDraft(ctx, actor, async (db, snapshot, confirmed) => {
-    const refuse = (errors: FieldError[]) => (confirmed ? { success: false, errors } : STALE);
+  const outcome = await onDraft(ctx, actor, async (db, snapshot, confirmed) => {
+    const refuse = (errors: FieldError[]) => (confirmed ? { success: false, errors, removedKeys: [] as string[] } : STALE);
     if (snapshot.submission.completed) throw new UserError("CONFLICT", ALREADY_SUBMITTED);
     const widgets = await buildWidgets(db, snapshot.submission.buildId!);
     const target = derivePages(widgets)[page];
@@ -135,10 +134,9 @@ export async function updateReportPage(ctx: Ctx, page: number, answers: AnswerIn
     const written = await writePage(db, { snapshot, page, pageWidgetIds: [...onPage], kept, keepAttachmentIds, now: new Date() });
     if (!written) return STALE;
     ctx.services.draftSnapshots.store(written.after);
-    removedKeys.push(...written.removedStorageKeys);
-    return { success: true, errors: [] as FieldError[] };
+    return { success: true, errors: [] as FieldError[], removedKeys: written.removedStorageKeys };
   });
-  // Rows first, bytes after commit: an unreachable file is harmless, a row without its file is not.
-  for (const key of removedKeys) await ctx.services.blobs.delete(key).catch((error: unknown) => logError("Could not remove the bytes of a dropped attachment", error));
-  return result;
+  // Rows first, bytes once they are committed: an unreachable file is harmless, a row without its file is not.
+  for (const key of outcome.removedKeys) await ctx.services.blobs.delete(key).catch((error: unknown) => logError("Could not remove the bytes of a dropped attachment", error));
+  return { success: outcome.success, errors: outcome.errors };
 }
