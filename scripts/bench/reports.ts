@@ -9,6 +9,7 @@ import { derivePages, DISPLAY_WIDGETS, pageHasContent, visibleWidgetIds, type Fo
 import { demoTarget, findDemoForm, hostFetch, hostGraphql, type HostTarget } from "./demo.ts";
 import type { BenchContext } from "./scenarios.ts";
 import { failedRow, formatMs, type Row } from "./table.ts";
+import { WARMUP_SECONDS } from "./wrk.ts";
 
 const UPDATE = `mutation ($page: Int!, $answers: [ReportAnswerInput!]!) { userReportSubmissionUpdate(page: $page, answers: $answers) { success errors { field message } } }`;
 const COMPLETE = `mutation { userReportSubmissionComplete { reportID } }`;
@@ -85,6 +86,11 @@ async function runJourneys(target: HostTarget, total: number, concurrency: numbe
   const pages = planPages(widgets);
   // One journey first, outside the figures: a missing or refusing call then fails with its own message.
   await journey(target, formId, pages);
+  // Then the same warm-up as every wrk figure gets: journeys at the same concurrency, not counted.
+  const warmUntil = performance.now() + WARMUP_SECONDS * 1000;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (performance.now() < warmUntil) await journey(target, formId, pages);
+  }));
   const stats: JourneyStats = { completed: 0, failed: 0, firstError: null, seconds: 0, pages: pages.length, journeyMs: [], completeMs: [] };
   let next = 0;
   const startedAt = performance.now();
@@ -123,7 +129,7 @@ export async function measureReports(ctx: BenchContext, base: string, setupError
         name,
         value: (stats.completed / stats.seconds).toFixed(1),
         unit: "reports/s",
-        note: `${stats.completed}/${ctx.reports} journeys, ${ctx.reportConcurrency} at a time: start + ${stats.pages} pages + complete; ${failures}`,
+        note: `${stats.completed}/${ctx.reports} journeys, ${ctx.reportConcurrency} at a time (after a ${WARMUP_SECONDS} s warm-up): start + ${stats.pages} pages + complete; ${failures}`,
       },
       { name: "  complete call, p99", value: formatMs(percentile(completes, 99)), unit: "ms", note: `p50 ${formatMs(percentile(completes, 50))} ms` },
       { name: "  whole journey, p99", value: formatMs(percentile(journeys, 99)), unit: "ms", note: `p50 ${formatMs(percentile(journeys, 50))} ms` },
