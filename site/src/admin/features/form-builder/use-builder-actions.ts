@@ -56,13 +56,15 @@ export function useBuilderActions({ kind, loaded, organisationID, routeOrganisat
 
   const fail = (error: CombinedError | undefined) => setProblem({ message: errorMessage(error) ?? '', conflict: errorCode(error) === 'CONFLICT' });
 
-  const run = async <T,>(work: () => Promise<{ data?: T; error?: CombinedError }>, done: (data: T) => void) => {
+  /** `keepProblem`: the message stays until the work succeeds (a reload: it names what is being replaced). */
+  const run = async <T,>(work: () => Promise<{ data?: T; error?: CombinedError }>, done: (data: T) => void, keepProblem = false) => {
     if (busy) return;
     setBusy(true);
-    setProblem(undefined);
+    if (!keepProblem) setProblem(undefined);
     const result = await work();
     setBusy(false);
     if (result.error || !result.data) return fail(result.error);
+    setProblem(undefined);
     done(result.data);
   };
 
@@ -121,11 +123,13 @@ export function useBuilderActions({ kind, loaded, organisationID, routeOrganisat
       ? run(
           () => client.query(FORM_QUERY, { id: form.id }, { requestPolicy: 'network-only' }).toPromise(),
           (data: { reportFormGet: LoadedForm }) => onLoaded({ kind: 'form', form: data.reportFormGet }),
+          true,
         )
       : template &&
         run(
           () => client.query(TEMPLATE_QUERY, { id: template.id }, { requestPolicy: 'network-only' }).toPromise(),
           (data: { reportFormTemplateGet: LoadedTemplate }) => onLoaded({ kind: 'template', template: data.reportFormTemplateGet }),
+          true,
         );
 
   const shown = problem ?? (hasFieldProblems ? { message: FIELDS_NEED_ATTENTION, conflict: false } : undefined);
