@@ -2,7 +2,9 @@ import { and, eq } from "drizzle-orm";
 import { organisations, reportForms } from "../../db/schema/index.ts";
 import { buildWidgets } from "../../api/modules/reporting/forms.ts";
 import { derivePages, visibleWidgetIds, type FormWidget } from "../../api/shared/form-definition.ts";
-import type { TestServer } from "./server.ts";
+import { afterAll, beforeAll } from "bun:test";
+import { seedDemo } from "../../db/seed/demo.ts";
+import { startTestServer, type TestServer } from "./server.ts";
 import { cookieFrom } from "./session.ts";
 
 /** A reporter's browser on one organisation's host, reduced to its cookie. */
@@ -92,4 +94,19 @@ export async function submitReport(reporter: ReporterClient, formId: string, wid
   const done = await reporter.gql<{ userReportSubmissionComplete: { reportID: string; generatedPassword: string } }>(COMPLETE);
   if (!done.data) throw new Error(`complete: ${JSON.stringify(done)}`);
   return done.data.userReportSubmissionComplete;
+}
+
+/**
+ * A server with the demo data for this test file and the demo's main form: started before its
+ * tests, stopped after. Read `server` and `main` inside tests, once they are set.
+ */
+export function demoReportServer(): { readonly server: TestServer; readonly main: Awaited<ReturnType<typeof demoForm>> } {
+  const state = {} as { server: TestServer; main: Awaited<ReturnType<typeof demoForm>> };
+  beforeAll(async () => {
+    state.server = await startTestServer();
+    await seedDemo(state.server.db);
+    state.main = await demoForm(state.server, "demo", "Workplace Misconduct Report");
+  });
+  afterAll(() => state.server.stop());
+  return state;
 }

@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { reportSubmissionAnswers, reportSubmissions, userActivities } from "../../../db/schema/index.ts";
-import { seedDemo } from "../../../db/seed/demo.ts";
 import { readDraft, writePage } from "../../../api/modules/reporting/draft-statements.ts";
 import { ALREADY_SUBMITTED } from "../../../api/modules/reporting/draft.ts";
-import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { COMPLETE, demoForm, pagesOfAnswers, ReporterClient, UPDATE } from "../../helpers/reporter.ts";
+import { COMPLETE, pagesOfAnswers, ReporterClient, UPDATE, demoReportServer } from "../../helpers/reporter.ts";
 
 /**
  * A page save and the completion are each one read and one write that names the row version it
@@ -14,38 +12,30 @@ import { COMPLETE, demoForm, pagesOfAnswers, ReporterClient, UPDATE } from "../.
  * the audit log for a write that never happened.
  */
 
-let server: TestServer;
-let main: Awaited<ReturnType<typeof demoForm>>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  await seedDemo(server.db);
-  main = await demoForm(server, "demo", "Workplace Misconduct Report");
-});
-afterAll(() => server.stop());
+const demo = demoReportServer();
 
 type UpdateResult = { data?: { userReportSubmissionUpdate: { success: boolean } } | null; errors?: { message: string }[] };
 
 async function startedReporter() {
-  const reporter = new ReporterClient(server, "demo.localhost");
-  const started = await reporter.post<{ submissionID: string }>("/api/auth/report_start", { reportFormID: main.form.id });
+  const reporter = new ReporterClient(demo.server, "demo.localhost");
+  const started = await reporter.post<{ submissionID: string }>("/api/auth/report_start", { reportFormID: demo.main.form.id });
   expect(started.status).toBe(200);
   return { reporter, submissionId: started.body.submissionID };
 }
 
 /** The pages with every free-text answer replaced by `text` (choices stay valid options). */
 function pagesSaying(text: string) {
-  const textWidgets = new Set(main.widgets.filter((widget) => widget.type === "ShortText" || widget.type === "LongText").map((widget) => widget.id));
-  return pagesOfAnswers(main.widgets).map((answers) => answers.map((answer) => (textWidgets.has(answer.widgetID) ? { ...answer, answer: [text] } : answer)));
+  const textWidgets = new Set(demo.main.widgets.filter((widget) => widget.type === "ShortText" || widget.type === "LongText").map((widget) => widget.id));
+  return pagesOfAnswers(demo.main.widgets).map((answers) => answers.map((answer) => (textWidgets.has(answer.widgetID) ? { ...answer, answer: [text] } : answer)));
 }
 
 async function storedAnswers(submissionId: string): Promise<Record<string, string[]>> {
-  const rows = await server.db.select().from(reportSubmissionAnswers).where(eq(reportSubmissionAnswers.submissionId, submissionId));
+  const rows = await demo.server.db.select().from(reportSubmissionAnswers).where(eq(reportSubmissionAnswers.submissionId, submissionId));
   return Object.fromEntries(rows.map((row) => [row.widgetId, row.answer]));
 }
 
 async function activities(submissionId: string, action: string): Promise<number> {
-  const rows = await server.db.select().from(userActivities).where(and(eq(userActivities.objectId, submissionId), eq(userActivities.action, action)));
+  const rows = await demo.server.db.select().from(userActivities).where(and(eq(userActivities.objectId, submissionId), eq(userActivities.action, action)));
   return rows.length;
 }
 
@@ -63,7 +53,7 @@ describe("saves of one report from two tabs at once", () => {
     }
     const pageCount = pagesSaying("").length;
     expect(await activities(submissionId, "UpdateDraft")).toBe(rounds * pageCount * 2);
-    const [row] = await server.db.select().from(reportSubmissions).where(eq(reportSubmissions.id, submissionId));
+    const [row] = await demo.server.db.select().from(reportSubmissions).where(eq(reportSubmissions.id, submissionId));
     expect(row!.currentPage).toBe(pageCount - 1);
   });
 });
@@ -79,7 +69,7 @@ describe("a save racing the completion", () => {
       ]);
       expect(done.data?.userReportSubmissionComplete.reportID).toBeTruthy();
       const stored = await storedAnswers(submissionId);
-      const firstText = pagesSaying("").at(0)!.find((answer) => main.widgets.find((widget) => widget.id === answer.widgetID)?.type === "ShortText")!.widgetID;
+      const firstText = pagesSaying("").at(0)!.find((answer) => demo.main.widgets.find((widget) => widget.id === answer.widgetID)?.type === "ShortText")!.widgetID;
       if (lastSave.data?.userReportSubmissionUpdate.success) {
         expect(stored[firstText]).toEqual([`late ${attempt}`]);
       } else {
@@ -94,15 +84,15 @@ describe("a save racing the completion", () => {
 describe("a write computed from an older read", () => {
   test("changes nothing and writes no audit entry", async () => {
     const { reporter, submissionId } = await startedReporter();
-    const organisationId = main.form.organisationId;
-    const stale = (await readDraft(server.db, organisationId, submissionId))!;
+    const organisationId = demo.main.form.organisationId;
+    const stale = (await readDraft(demo.server.db, organisationId, submissionId))!;
     const [first] = pagesSaying("newer");
     expect((await reporter.gql<NonNullable<UpdateResult["data"]>>(UPDATE, { page: 0, answers: first! })).data?.userReportSubmissionUpdate.success).toBe(true);
     const before = await storedAnswers(submissionId);
     const entries = await activities(submissionId, "UpdateDraft");
 
     const kept = Object.fromEntries(first!.map((answer) => [answer.widgetID, ["older"]]));
-    const written = await writePage(server.db, { snapshot: stale, page: 0, pageWidgetIds: Object.keys(kept), kept, keepAttachmentIds: [], now: new Date() });
+    const written = await writePage(demo.server.db, { snapshot: stale, page: 0, pageWidgetIds: Object.keys(kept), kept, keepAttachmentIds: [], now: new Date() });
     expect(written).toBeNull();
     expect(await storedAnswers(submissionId)).toEqual(before);
     expect(await activities(submissionId, "UpdateDraft")).toBe(entries);
@@ -111,10 +101,10 @@ describe("a write computed from an older read", () => {
   test("another organisation's id reads and writes nothing", async () => {
     const { submissionId } = await startedReporter();
     const foreignOrganisation = "00000000-0000-4000-8000-000000000000";
-    expect(await readDraft(server.db, foreignOrganisation, submissionId)).toBeNull();
-    const own = (await readDraft(server.db, main.form.organisationId, submissionId))!;
+    expect(await readDraft(demo.server.db, foreignOrganisation, submissionId)).toBeNull();
+    const own = (await readDraft(demo.server.db, demo.main.form.organisationId, submissionId))!;
     const forged = { ...own, submission: { ...own.submission, organisationId: foreignOrganisation } };
-    expect(await writePage(server.db, { snapshot: forged, page: 0, pageWidgetIds: ["w_summary"], kept: { w_summary: ["forged"] }, keepAttachmentIds: null, now: new Date() })).toBeNull();
+    expect(await writePage(demo.server.db, { snapshot: forged, page: 0, pageWidgetIds: ["w_summary"], kept: { w_summary: ["forged"] }, keepAttachmentIds: null, now: new Date() })).toBeNull();
     expect((await storedAnswers(submissionId)).w_summary).toBeUndefined();
   });
 });

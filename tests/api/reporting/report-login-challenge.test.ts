@@ -1,30 +1,20 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { seedDemo } from "../../../db/seed/demo.ts";
+import { describe, expect, test } from "bun:test";
 import { generateReportId } from "../../../api/lib/report-credentials.ts";
 import { failureSequence, postSolving } from "../../helpers/proof-of-work.ts";
-import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
-import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { demoForm, ReporterClient, submitReport, demoReportServer } from "../../helpers/reporter.ts";
 
-let server: TestServer;
-let main: Awaited<ReturnType<typeof demoForm>>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  await seedDemo(server.db);
-  main = await demoForm(server, "demo", "Workplace Misconduct Report");
-});
-afterAll(() => server.stop());
+const demo = demoReportServer();
 
 const WRONG = "AAAAA-AAAAA-AAAAA-AAAAA";
 
 function poster(host: string) {
-  const reporter = new ReporterClient(server, host);
+  const reporter = new ReporterClient(demo.server, host);
   return (body: Record<string, unknown>) => reporter.fetch("/api/auth/report_login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
 }
 
 describe("failed reporter logins cost the guesser work, never lock the reporter out", () => {
   test("after many wrong passwords the right one, with the solved challenge, still opens the report", async () => {
-    const { reportID, generatedPassword } = await submitReport(new ReporterClient(server, "demo.localhost"), main.form.id, main.widgets);
+    const { reportID, generatedPassword } = await submitReport(new ReporterClient(demo.server, "demo.localhost"), demo.main.form.id, demo.main.widgets);
     const post = poster("demo.localhost");
     const costs: number[] = [];
     for (let i = 0; i < 6; i += 1) {
@@ -42,9 +32,9 @@ describe("failed reporter logins cost the guesser work, never lock the reporter 
   });
 
   test("an existing, an unknown and another organisation's report ID answer alike: status, body, headers, challenge difficulty", async () => {
-    const { reportID } = await submitReport(new ReporterClient(server, "demo.localhost"), main.form.id, main.widgets);
-    const northwind = await demoForm(server, "northwind", "Safety and Compliance Report");
-    const { reportID: elsewhere } = await submitReport(new ReporterClient(server, "northwind.localhost"), northwind.form.id, northwind.widgets);
+    const { reportID } = await submitReport(new ReporterClient(demo.server, "demo.localhost"), demo.main.form.id, demo.main.widgets);
+    const northwind = await demoForm(demo.server, "northwind", "Safety and Compliance Report");
+    const { reportID: elsewhere } = await submitReport(new ReporterClient(demo.server, "northwind.localhost"), northwind.form.id, northwind.widgets);
     const known = await failureSequence(poster("demo.localhost"), { reportID, password: WRONG }, 6);
     const unknown = await failureSequence(poster("demo.localhost"), { reportID: generateReportId(), password: WRONG }, 6);
     const foreign = await failureSequence(poster("demo.localhost"), { reportID: elsewhere, password: WRONG }, 6);
@@ -54,7 +44,7 @@ describe("failed reporter logins cost the guesser work, never lock the reporter 
   });
 
   test("a flood of unknown report IDs does not turn a real reporter login into an error", async () => {
-    const { reportID, generatedPassword } = await submitReport(new ReporterClient(server, "demo.localhost"), main.form.id, main.widgets);
+    const { reportID, generatedPassword } = await submitReport(new ReporterClient(demo.server, "demo.localhost"), demo.main.form.id, demo.main.widgets);
     const flood = Array.from({ length: 300 }, () => poster("demo.localhost")({ reportID: generateReportId(), password: WRONG }).then((response) => response.status));
     await Promise.race(flood);
     const { response } = await postSolving(poster("demo.localhost"), { reportID, password: generatedPassword });
