@@ -100,12 +100,13 @@ export async function submitReport(reporter: ReporterClient, formId: string, wid
  * A server with the demo data for this test file and the demo's main form: started before its
  * tests, stopped after. Read `server` and `main` inside tests, once they are set.
  */
-export function demoReportServer(): { readonly server: TestServer; readonly main: Awaited<ReturnType<typeof demoForm>> } {
-  const state = {} as { server: TestServer; main: Awaited<ReturnType<typeof demoForm>> };
+export function demoReportServer(): { readonly server: TestServer; readonly main: Awaited<ReturnType<typeof demoForm>>; readonly demoId: string } {
+  const state = {} as { server: TestServer; main: Awaited<ReturnType<typeof demoForm>>; demoId: string };
   beforeAll(async () => {
     state.server = await startTestServer();
     await seedDemo(state.server.db);
     state.main = await demoForm(state.server, "demo", "Workplace Misconduct Report");
+    state.demoId = state.main.form.organisationId;
   });
   afterAll(() => state.server.stop());
   return state;

@@ -42,6 +42,16 @@ export function loadDifficulty(count: number, free: number): number {
   return Math.min(MAX_DIFFICULTY, FIRST_STEP + 2 * Math.floor(Math.log2(count / free)));
 }
 
+/**
+ * The count below which `loadDifficulty(count, free)` asks no more than `difficulty`: a solution of
+ * that difficulty pays for any load under it (Infinity once the difficulty reaches the cap).
+ */
+export function loadAllowedBelow(difficulty: number, free: number): number {
+  if (difficulty >= MAX_DIFFICULTY) return Infinity;
+  if (difficulty < FIRST_STEP) return free;
+  return free * 2 ** (Math.floor((difficulty - FIRST_STEP) / 2) + 1);
+}
+
 const SIGN_IN_ACTIONS: readonly ChallengeAction[] = ["login_submit", "forgot_password_submit", "report_login"];
 
 export interface Attempt {
@@ -73,7 +83,13 @@ async function requiredDifficulty(db: Database, attempt: Attempt, floor: number)
   return Math.max(own, failureDifficulty(score), pressureDifficulty(recentPressure(db, attempt.now)));
 }
 
-async function challenge(db: Database, attempt: Attempt, difficulty: number): Promise<ChallengeRequiredError> {
+/** The attempt's solution if it is genuine and meant for it (not yet spent: the caller redeems it). */
+export async function verifiedSolution(db: Database, attempt: Attempt): Promise<VerifiedSolution | null> {
+  return attempt.solution ? checkSolution(await serverSecret(db), attempt.solution, attempt.action, attempt.subjectKey, attempt.now) : null;
+}
+
+/** A fresh challenge of this difficulty for the attempt's action and subject, as an error to throw. */
+export async function challenge(db: Database, attempt: Attempt, difficulty: number): Promise<ChallengeRequiredError> {
   return new ChallengeRequiredError(issueChallenge(await serverSecret(db), attempt.action, attempt.subjectKey, difficulty, attempt.now));
 }
 
@@ -85,7 +101,7 @@ async function challenge(db: Database, attempt: Attempt, difficulty: number): Pr
  */
 export async function admit(db: Database, attempt: Attempt): Promise<Admission> {
   const required = await requiredDifficulty(db, attempt, 0);
-  const solved = attempt.solution ? checkSolution(await serverSecret(db), attempt.solution, attempt.action, attempt.subjectKey, attempt.now) : null;
+  const solved = await verifiedSolution(db, attempt);
   if (solved && solved.difficulty >= required && (await redeem(db, solved))) return { lane: "trusted" };
   // A full open lane raises the price of unpaid attempts only: the paid ones do not queue there.
   const busy = openLaneLoad() >= 1 && SIGN_IN_ACTIONS.includes(attempt.action);

@@ -8,7 +8,7 @@ import { checkPageAnswers, derivePages, pageHasContent, visibleWidgetIds, type A
 import { recordActivity } from "../audit/service.ts";
 import { ALREADY_SUBMITTED, requireReporter, type FieldError } from "./draft.ts";
 import { onDraft, STALE } from "./draft-access.ts";
-import { writeCompletion, type SubmissionRow } from "./draft-statements.ts";
+import { writeCompletion, type DraftRow } from "./draft-statements.ts";
 import { buildWidgets } from "./forms.ts";
 
 /** A repeated completion from the same session within this window re-issues credentials. */
@@ -61,7 +61,7 @@ export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
 }
 
 /** A repeat within the window gives the same report a fresh password; later, it is refused. */
-async function reissue(db: Database, actor: ReporterActor, submission: SubmissionRow, generatedPassword: string, passwordHash: string, now: Date): Promise<ReportCompletion> {
+async function reissue(db: Database, actor: ReporterActor, submission: DraftRow, generatedPassword: string, passwordHash: string, now: Date): Promise<ReportCompletion> {
   const recent = submission.completedAt && now.getTime() - submission.completedAt.getTime() < REISSUE_WINDOW_MS;
   if (!recent || !submission.reportId) throw new UserError("CONFLICT", ALREADY_SUBMITTED);
   const reportID = submission.reportId;

@@ -1,8 +1,8 @@
-import { and, count, eq, gt, sql, sum } from "drizzle-orm";
+import { and, count, eq, gt, sum } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { reportForms, reportSubmissionAttachments, reportSubmissions } from "../../../db/schema/index.ts";
 import { UserError } from "../../lib/errors.ts";
-import { loadDifficulty } from "../abuse/guard.ts";
+import { loadAllowedBelow, loadDifficulty } from "../abuse/guard.ts";
 
 /**
  * Bounds on what anonymous visitors can make the server store before a report is finished
@@ -31,24 +31,20 @@ export interface DraftLoad {
   organisationDraftBytes: number;
 }
 
-/** Open drafts of the form and the organisation, and the bytes attached to them: one statement. */
-export async function draftLoad(db: Database, organisationId: string, formId: string): Promise<DraftLoad> {
-  const bytes = db
-    .select({ bytes: sql`coalesce(sum(${reportSubmissionAttachments.fileSizeBytes}), 0)` })
-    .from(reportSubmissionAttachments)
-    .innerJoin(reportSubmissions, eq(reportSubmissions.id, reportSubmissionAttachments.submissionId))
-    .where(and(eq(reportSubmissions.organisationId, organisationId), eq(reportSubmissions.status, "Draft")));
-  const [load] = await db
-    .select({ ...draftCountColumns(formId), organisationDraftBytes: sql<number>`(${bytes})`.mapWith(Number) })
-    .from(reportSubmissions)
-    .where(and(eq(reportSubmissions.organisationId, organisationId), eq(reportSubmissions.status, "Draft")));
-  return { formDrafts: load?.formDrafts ?? 0, organisationDrafts: load?.organisationDrafts ?? 0, organisationDraftBytes: load?.organisationDraftBytes ?? 0 };
+/**
+ * What a start may find and still go ahead (exclusive bounds), given the difficulty of the work it
+ * paid: the caps always; beyond the free levels only as far as that work pays for (decision 028).
+ */
+export function startAllowance(paidDifficulty: number): { paid: DraftLoad; free: DraftLoad } {
+  return {
+    free: { formDrafts: FORM_DRAFTS_FREE, organisationDrafts: ORGANISATION_DRAFTS_FREE, organisationDraftBytes: ORGANISATION_DRAFT_BYTES_FREE },
+    paid: {
+      formDrafts: Math.min(FORM_DRAFTS_CAP, loadAllowedBelow(paidDifficulty, FORM_DRAFTS_FREE)),
+      organisationDrafts: Math.min(ORGANISATION_DRAFTS_CAP, loadAllowedBelow(paidDifficulty, ORGANISATION_DRAFTS_FREE)),
+      organisationDraftBytes: Math.min(Number.MAX_SAFE_INTEGER, loadAllowedBelow(paidDifficulty, ORGANISATION_DRAFT_BYTES_FREE)),
+    },
+  };
 }
-
-const draftCountColumns = (formId: string) => ({
-  organisationDrafts: count(),
-  formDrafts: sql<number>`count(*) filter (where ${reportSubmissions.formId} = ${formId})`.mapWith(Number),
-});
 
 async function organisationDraftBytes(db: Database, organisationId: string): Promise<number> {
   const [row] = await db

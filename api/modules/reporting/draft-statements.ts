@@ -1,9 +1,10 @@
-import { and, eq, getColumns, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { isUniqueViolation, resultRows } from "../../../db/results.ts";
 import { reportSubmissions } from "../../../db/schema/index.ts";
 import { eventNotification } from "../../lib/pubsub.ts";
 import type { NewReporterSession } from "./sessions.ts";
+import type { DraftLoad } from "./draft-limits.ts";
 
 /**
  * A reporter's Draft read and written in as few statements as its journey allows (decision 026).
@@ -19,10 +20,11 @@ import type { NewReporterSession } from "./sessions.ts";
  * compose; the audit entries they write are the ones `recordActivity` (audit/service.ts) writes.
  */
 
-export type SubmissionRow = typeof reportSubmissions.$inferSelect;
+/** What a step on a Draft needs of its submission row: all a snapshot keeps. */
+export type DraftRow = Pick<typeof reportSubmissions.$inferSelect, "id" | "organisationId" | "formId" | "buildId" | "currentPage" | "completed" | "completedAt" | "reportId">;
 
 export interface DraftSnapshot {
-  submission: SubmissionRow;
+  submission: DraftRow;
   /** The row version the snapshot was read at, as text: a write based on it names it. */
   version: string;
   answers: Record<string, string[]>;
@@ -36,7 +38,14 @@ export interface DraftSnapshot {
 export async function readDraft(db: Database, organisationId: string, submissionId: string, lock = false): Promise<DraftSnapshot | null> {
   const query = db
     .select({
-      ...getColumns(reportSubmissions),
+      id: reportSubmissions.id,
+      organisationId: reportSubmissions.organisationId,
+      formId: reportSubmissions.formId,
+      buildId: reportSubmissions.buildId,
+      currentPage: reportSubmissions.currentPage,
+      completed: reportSubmissions.completed,
+      completedAt: reportSubmissions.completedAt,
+      reportId: reportSubmissions.reportId,
       version: sql<string>`"report_submissions".xmin::text`,
       answers: sql<string>`(select coalesce(json_object_agg(a.widget_id, a.answer), '{}')::text from report_submission_answers a where a.submission_id = "report_submissions".id)`,
     })
@@ -63,31 +72,65 @@ export interface DraftStart {
   id: string;
   organisationId: string;
   formId: string;
-  buildId: string | null;
-  /** The caps: a Draft is started only while the form's and the organisation's counts are below them. */
-  formCap: number;
-  organisationCap: number;
+  /** The forms the reporter's session has unlocked: a secured form starts only if it is one of them. */
+  unlockedFormIds: string[];
+  /** The hard caps: counted exactly (under the organisation's draft lock) once a start could reach one. */
+  caps: { organisationDrafts: number; formDrafts: number };
+  /** Exclusive bounds on what the start may find: the free levels, and how far the paid work reaches. */
+  allowance: { free: DraftLoad; paid: DraftLoad };
+  /** The work the start paid, spent by the statement itself (one start per solution). */
+  payment: { signature: string; expiresAt: Date } | null;
   /** A new session born holding the Draft, or null when the caller binds an existing one. */
   session: (NewReporterSession & { unlockedFormIds: string[] }) | null;
 }
 
+export type DraftStartOutcome =
+  | { kind: "started"; snapshot: DraftSnapshot }
+  | { kind: "formNotFound" }
+  | { kind: "formLocked" }
+  /** Nothing written: the load grew past the margin of the unserialised count meanwhile; start again. */
+  | { kind: "recount" }
+  /** Nothing written: the load found is beyond what the start may take (a cap, or unpaid work). */
+  | { kind: "refused"; load: DraftLoad };
+
 /**
- * Starts a Draft in one statement, if the caps allow: the organisation's and the form's Drafts are
- * counted under the organisation's draft lock (`drafts_under_lock`, decision 028), then the Draft,
- * its audit entry and its new session are inserted. The lock is held only while this statement runs
- * and commits, not across round trips. False when a cap is reached; nothing was written then.
+ * Starts a Draft in one statement (decision 028): the form is checked (published here, unlocked for
+ * this session), the organisation's and the form's Drafts are counted (`drafts_for_start`: under the
+ * organisation's draft lock, shared far from the caps and exclusive near one), the work the start paid is spent, and if the load allows, the Draft, its
+ * audit entry and its new session are inserted. A lock is held only while this statement runs and
+ * commits, never across round trips. Answers the started Draft as a snapshot for its first page save.
  */
-export async function startDraft(db: Database, start: DraftStart): Promise<boolean> {
-  const { session } = start;
+export async function startDraft(db: Database, start: DraftStart): Promise<DraftStartOutcome> {
+  const { session, allowance, payment } = start;
+  const under = (load: DraftLoad) =>
+    sql`counted.organisation_drafts < ${load.organisationDrafts}::bigint and counted.form_drafts < ${load.formDrafts}::bigint and counted.draft_bytes < ${load.organisationDraftBytes}::bigint`;
   const result = await db.execute(sql`
-    with room as (
-      select counted.organisation_drafts < ${start.organisationCap}::int and counted.form_drafts < ${start.formCap}::int as free
-      from drafts_under_lock(${start.organisationId}::uuid, ${start.formId}::uuid) counted
+    with form as (
+      select f.id, f.deployed_build_id, (f.pin_hash is null or f.id = any(array(select jsonb_array_elements_text(${json(start.unlockedFormIds)})::uuid))) as unlocked
+      from report_forms f
+      where f.id = ${start.formId}::uuid and f.organisation_id = ${start.organisationId}::uuid and not f.archived
+        and f.status = 'Active' and f.type = 'Custom' and f.deployed_build_id is not null
+    ),
+    counted as (
+      select c.organisation_drafts, c.form_drafts,
+        (select coalesce(sum(a.file_size_bytes), 0) from report_submission_attachments a join report_submissions s on s.id = a.submission_id
+          where s.organisation_id = ${start.organisationId}::uuid and s.status = 'Draft')::bigint as draft_bytes
+      from form cross join lateral drafts_for_start(${start.organisationId}::uuid, form.id, ${start.caps.organisationDrafts}::int, ${start.caps.formDrafts}::int) c
+      where form.unlocked
+    ),
+    paid as (
+      insert into proof_of_work_redemptions (signature, expires_at)
+      select ${payment?.signature ?? null}::text, ${timestamp(payment?.expiresAt ?? new Date(0))} from counted where ${payment !== null}::boolean
+      on conflict do nothing
+      returning 1
+    ),
+    room as (
+      select ${under(allowance.paid)} and (${under(allowance.free)} or exists (select 1 from paid)) as free from counted
     ),
     guard as (
       insert into report_submissions (id, organisation_id, form_id, build_id, status)
-      select ${start.id}::uuid, ${start.organisationId}::uuid, ${start.formId}::uuid, ${start.buildId}::uuid, 'Draft' from room where room.free
-      returning id
+      select ${start.id}::uuid, ${start.organisationId}::uuid, form.id, form.deployed_build_id, 'Draft' from room, form where room.free
+      returning id, build_id, xmin::text as version
     ),
     session as (
       insert into reporter_sessions (token_hash, organisation_id, submission_id, unlocked_form_ids, created_at, last_seen_at, expires_at)
@@ -96,10 +139,30 @@ export async function startDraft(db: Database, start: DraftStart): Promise<boole
       from guard where ${session !== null}::boolean
     ),
     activity as (${reporterActivity(start.organisationId, "Start", { report_form_id: start.formId })})
-    select (select count(*) from guard)::int as started
+    select (select count(*) from form)::int as found, coalesce((select unlocked from form), false) as unlocked,
+      (select version from guard) as version, (select build_id::text from guard) as build_id,
+      counted.organisation_drafts::int, counted.form_drafts::int, counted.draft_bytes::text
+    from (select 1) one left join counted on true
   `);
-  const [row] = resultRows<{ started: number }>(result);
-  return (row?.started ?? 0) > 0;
+  const [row] = resultRows<StartRow>(result);
+  if (!row || row.found === 0) return { kind: "formNotFound" };
+  if (!row.unlocked) return { kind: "formLocked" };
+  if (row.version === null) {
+    if (row.organisation_drafts === null) return { kind: "recount" };
+    return { kind: "refused", load: { organisationDrafts: row.organisation_drafts ?? 0, formDrafts: row.form_drafts ?? 0, organisationDraftBytes: Number(row.draft_bytes ?? 0) } };
+  }
+  const submission: DraftRow = { id: start.id, organisationId: start.organisationId, formId: start.formId, buildId: row.build_id, currentPage: 0, completed: false, completedAt: null, reportId: null };
+  return { kind: "started", snapshot: { submission, version: row.version, answers: {} } };
+}
+
+interface StartRow {
+  found: number;
+  unlocked: boolean;
+  version: string | null;
+  build_id: string | null;
+  organisation_drafts: number | null;
+  form_drafts: number | null;
+  draft_bytes: string | null;
 }
 
 export interface PageWrite {

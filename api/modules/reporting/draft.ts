@@ -11,10 +11,10 @@ import type { AnswerInputs } from "./answers.ts";
 import { buildWidgets, isUnlocked, REPORT_FORM_NOT_FOUND, requirePublishedForm } from "./forms.ts";
 import { bindSessionToSubmission, newReporterSession } from "./sessions.ts";
 import { REPORTER_ABSOLUTE_TIMEOUT_MS, REPORTER_COOKIE } from "./session-policy.ts";
-import { draftLoad, DRAFTS_FULL, draftStartDifficulty, FORM_DRAFTS_CAP, ORGANISATION_DRAFTS_CAP, refuseDraftsOverCap } from "./draft-limits.ts";
-import { startDraft, writePage } from "./draft-statements.ts";
+import { DRAFTS_FULL, draftStartDifficulty, FORM_DRAFTS_CAP, ORGANISATION_DRAFTS_CAP, refuseDraftsOverCap, startAllowance } from "./draft-limits.ts";
+import { startDraft, writePage, type DraftRow, type DraftStartOutcome } from "./draft-statements.ts";
 import { onDraft, STALE } from "./draft-access.ts";
-import { admit } from "../abuse/guard.ts";
+import { challenge, verifiedSolution } from "../abuse/guard.ts";
 import { subjectKey } from "../abuse/secret.ts";
 
 import { CREDENTIALS_PROBLEM } from "../../shared/messages.ts";
@@ -52,10 +52,7 @@ export function requireReporter(ctx: Ctx): ReporterActor {
 export async function startReport(ctx: Ctx, reportFormID: string, answers: AnswerInputs, solution: string | null = null) {
   const organisation = ctx.host.organisation;
   if (!organisation || !isUuid(reportFormID)) throw new UserError("NOT_FOUND", REPORT_FORM_NOT_FOUND);
-  const form = await requirePublishedForm(ctx.db, organisation.id, reportFormID);
-  if (!isUnlocked(form, ctx.actor)) throw new UserError("FORBIDDEN", "Form password is incorrect");
-
-  const result = (await resumableDraft(ctx, form.id)) ?? (await openDraft(ctx, organisation.id, form, solution));
+  const result = (await resumableDraft(ctx, organisation.id, reportFormID)) ?? (await openDraft(ctx, organisation.id, reportFormID, solution));
   // The build the Draft is filled in on: a page opened before a publish learns that its questions changed.
   const started = { submissionID: result.submission.id, buildID: result.submission.buildId, currentPage: result.submission.currentPage };
   if (answers.length > 0) {
@@ -65,45 +62,81 @@ export async function startReport(ctx: Ctx, reportFormID: string, answers: Answe
   return { ...started, errors: [] as FieldError[] };
 }
 
+const formLocked = () => new UserError("FORBIDDEN", "Form password is incorrect");
+
 /** The session's own unfinished Draft of this form, if it has one: resuming costs nothing. */
-async function resumableDraft(ctx: Ctx, formId: string) {
+async function resumableDraft(ctx: Ctx, organisationId: string, formId: string) {
   const actor = ctx.actor.kind === "reporter" ? ctx.actor : null;
   if (!actor?.submissionId) return null;
+  const form = await requirePublishedForm(ctx.db, organisationId, formId);
+  if (!isUnlocked(form, actor)) throw formLocked();
   const [current] = await ctx.db.select().from(reportSubmissions).where(eq(reportSubmissions.id, actor.submissionId));
   return current && !current.completed && current.formId === formId ? { submission: current, actor } : null;
 }
 
-async function openDraft(ctx: Ctx, organisationId: string, form: { id: string; deployedBuildId: string | null }, solution: string | null) {
-  const load = await draftLoad(ctx.db, organisationId, form.id);
-  refuseDraftsOverCap(load);
-  await admit(ctx.db, { action: "report_start", subjectKey: await subjectKey(ctx.db, "form", form.id), solution, minimumDifficulty: draftStartDifficulty(load), now: new Date() });
-  const submission = { id: randomUUID(), buildId: form.deployedBuildId, currentPage: 0 };
-  const start = { id: submission.id, organisationId, formId: form.id, buildId: form.deployedBuildId, formCap: FORM_DRAFTS_CAP, organisationCap: ORGANISATION_DRAFTS_CAP };
-  const { invalidator, reporterSessionCache } = ctx.services;
+/**
+ * A new Draft, in one statement in the common case (decision 028): the statement checks the form,
+ * counts the load under the organisation's draft lock and spends the work paid for it. A start it
+ * refuses for the load is answered like any guarded attempt: over a cap, full; else a challenge
+ * priced for the load it found.
+ */
+async function openDraft(ctx: Ctx, organisationId: string, formId: string, solution: string | null) {
+  const attempt = { action: "report_start" as const, subjectKey: await subjectKey(ctx.db, "form", formId), solution, now: new Date() };
+  const paid = await verifiedSolution(ctx.db, attempt);
   const current = ctx.actor.kind === "reporter" ? ctx.actor : null;
-
-  if (current && !current.submissionId) {
-    // An unbound session (a form unlocked first) is bound to the Draft; every instance hears of it before the start answers.
-    const announced = await ctx.db.transaction(async (tx) => {
-      if (!(await startDraft(tx, { ...start, session: null }))) throw new UserError("TOO_MANY_REQUESTS", DRAFTS_FULL);
-      return bindSessionToSubmission(tx, current.sessionTokenHash, submission.id, invalidator);
-    });
-    await announced();
-    return { submission, actor: { ...current, submissionId: submission.id } };
-  }
-
-  // A session already holding a report (or none at all) gets a fresh session, born holding the new
-  // report, with the forms the reporter unlocked still unlocked: all in the start's one statement.
   const unlockedFormIds = [...(current?.unlockedFormIds ?? [])];
-  const session = { ...newReporterSession(), unlockedFormIds };
-  const markedAt = reporterSessionCache.mark();
-  if (!(await startDraft(ctx.db, { ...start, session }))) throw new UserError("TOO_MANY_REQUESTS", DRAFTS_FULL);
-  // Nobody else knows this session yet, so this instance may keep it from the start.
-  reporterSessionCache.store(session.tokenHash, { organisationId, submissionId: submission.id, unlockedFormIds, lastSeenAt: session.lastSeenAt, expiresAt: session.expiresAt }, markedAt);
-  ctx.cookies.set(REPORTER_COOKIE, session.token, Math.floor(REPORTER_ABSOLUTE_TIMEOUT_MS / 1000));
-  const actor: ReporterActor = { kind: "reporter", organisationId, submissionId: submission.id, unlockedFormIds, sessionTokenHash: session.tokenHash };
-  return { submission, actor };
+  const start = {
+    id: randomUUID(),
+    organisationId,
+    formId,
+    unlockedFormIds,
+    caps: { organisationDrafts: ORGANISATION_DRAFTS_CAP, formDrafts: FORM_DRAFTS_CAP },
+    allowance: startAllowance(paid?.difficulty ?? 0),
+    payment: paid ? { signature: paid.signature, expiresAt: paid.expiresAt } : null,
+  };
+  const { invalidator, reporterSessionCache, draftSnapshots } = ctx.services;
+  const started = async (outcome: DraftStartOutcome): Promise<DraftRow | null> => {
+    if (outcome.kind === "formNotFound") throw new UserError("NOT_FOUND", REPORT_FORM_NOT_FOUND);
+    if (outcome.kind === "formLocked") throw formLocked();
+    if (outcome.kind === "recount") return null;
+    if (outcome.kind === "refused") {
+      refuseDraftsOverCap(outcome.load);
+      throw await challenge(ctx.db, attempt, Math.max(1, draftStartDifficulty(outcome.load)));
+    }
+    draftSnapshots.store(outcome.snapshot);
+    return outcome.snapshot.submission;
+  };
+
+  for (let round = 0; round < START_ROUNDS; round += 1) {
+    if (current && !current.submissionId) {
+      // An unbound session (a form unlocked first) is bound to the Draft; every instance hears of it before the start answers.
+      const bound = await ctx.db.transaction(async (tx) => {
+        const submission = await started(await startDraft(tx, { ...start, session: null }));
+        return submission && { submission, announce: await bindSessionToSubmission(tx, current.sessionTokenHash, start.id, invalidator) };
+      });
+      if (!bound) continue;
+      await bound.announce();
+      return { submission: bound.submission, actor: { ...current, submissionId: start.id } };
+    }
+
+    // A session already holding a report (or none at all) gets a fresh session, born holding the new
+    // report, with the forms the reporter unlocked still unlocked: all in the start's one statement.
+    const session = { ...newReporterSession(), unlockedFormIds };
+    const markedAt = reporterSessionCache.mark();
+    const submission = await started(await startDraft(ctx.db, { ...start, session }));
+    if (!submission) continue;
+    // Nobody else knows this session yet, so this instance may keep it from the start.
+    reporterSessionCache.store(session.tokenHash, { organisationId, submissionId: start.id, unlockedFormIds, lastSeenAt: session.lastSeenAt, expiresAt: session.expiresAt }, markedAt);
+    ctx.cookies.set(REPORTER_COOKIE, session.token, Math.floor(REPORTER_ABSOLUTE_TIMEOUT_MS / 1000));
+    const actor: ReporterActor = { kind: "reporter", organisationId, submissionId: start.id, unlockedFormIds, sessionTokenHash: session.tokenHash };
+    return { submission, actor };
+  }
+  // Only a flood that keeps crossing the margin between two looks gets here: it is near the cap.
+  throw new UserError("TOO_MANY_REQUESTS", DRAFTS_FULL);
 }
+
+/** A recount takes the exclusive path, so a second round almost always decides. */
+const START_ROUNDS = 3;
 
 /**
  * Stores one page of the Draft. The server decides what is visible from everything stored so far

@@ -1,55 +1,43 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { seedDemo } from "../../../db/seed/demo.ts";
-import { organisations, reportSubmissions } from "../../../db/schema/index.ts";
+import { reportSubmissions } from "../../../db/schema/index.ts";
 import { hashPassword } from "../../../api/lib/passwords.ts";
 import { generateReportId } from "../../../api/lib/report-credentials.ts";
 import { REPORT_LOGIN_FAILED } from "../../../api/modules/reporting/login.ts";
 import { failureSequence } from "../../helpers/proof-of-work.ts";
-import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
-import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { demoReportServer, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 
 /**
  * Generated passwords and enquiry pins (100 random bits) are stored with a fast salted hash; a
  * password the reporter chose stays Argon2id; rows hashed with Argon2id before the change keep
  * opening their report (docs/decisions/005-report-credentials.md).
  */
-let server: TestServer;
-let main: Awaited<ReturnType<typeof demoForm>>;
-let demoId: string;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  await seedDemo(server.db);
-  main = await demoForm(server, "demo", "Workplace Misconduct Report");
-  demoId = (await server.db.select().from(organisations).where(eq(organisations.slug, "demo")))[0]!.id;
-});
-afterAll(() => server.stop());
+const demo = demoReportServer();
 
 const FAST = "$hmac-sha256$v=1$";
 const ARGON2ID = "$argon2id$";
 const ENQUIRY = `mutation ($org: ID!, $message: String!) { guestSendEnquiry(organisationID: $org, message: $message) { reportID pin } }`;
 const CHANGE = `mutation ($o: String!, $n: String!) { userReportSubmissionChangePassword(oldPassword: $o, newPassword: $n) }`;
 
-const post = (body: Record<string, unknown>) => new ReporterClient(server, "demo.localhost").fetch("/api/auth/report_login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const post = (body: Record<string, unknown>) => new ReporterClient(demo.server, "demo.localhost").fetch("/api/auth/report_login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
 const login = async (reportID: string, password: string) => {
   const response = await post({ reportID, password });
   return { status: response.status, body: await response.json() };
 };
-const storedRow = async (reportID: string) => (await server.db.select().from(reportSubmissions).where(eq(reportSubmissions.reportId, reportID)))[0]!;
+const storedRow = async (reportID: string) => (await demo.server.db.select().from(reportSubmissions).where(eq(reportSubmissions.reportId, reportID)))[0]!;
 
 async function newReport() {
-  return submitReport(new ReporterClient(server, "demo.localhost"), main.form.id, main.widgets);
+  return submitReport(new ReporterClient(demo.server, "demo.localhost"), demo.main.form.id, demo.main.widgets);
 }
 
 async function newEnquiry() {
-  const sent = await new ReporterClient(server, "demo.localhost").gql<{ guestSendEnquiry: { reportID: string; pin: string } }>(ENQUIRY, { org: demoId, message: "Who reads this?" });
+  const sent = await new ReporterClient(demo.server, "demo.localhost").gql<{ guestSendEnquiry: { reportID: string; pin: string } }>(ENQUIRY, { org: demo.demoId, message: "Who reads this?" });
   return sent.data!.guestSendEnquiry;
 }
 
 /** As an older release stored it: the Argon2id hash of the credential in canonical form. */
 async function storeTheOldWay(reportID: string, canonical: string) {
-  await server.db.update(reportSubmissions).set({ passwordHash: await hashPassword(canonical) }).where(eq(reportSubmissions.reportId, reportID));
+  await demo.server.db.update(reportSubmissions).set({ passwordHash: await hashPassword(canonical) }).where(eq(reportSubmissions.reportId, reportID));
 }
 
 describe("generated credentials are stored with the fast hash and open their report", () => {
@@ -120,8 +108,8 @@ describe("a wrong password fails the same way whatever the stored hash", () => {
 
 describe("a password the reporter chooses", () => {
   test("is stored with Argon2id and replaces the generated one", async () => {
-    const reporter = new ReporterClient(server, "demo.localhost");
-    const { reportID, generatedPassword } = await submitReport(reporter, main.form.id, main.widgets);
+    const reporter = new ReporterClient(demo.server, "demo.localhost");
+    const { reportID, generatedPassword } = await submitReport(reporter, demo.main.form.id, demo.main.widgets);
     const changed = await reporter.gql<{ userReportSubmissionChangePassword: boolean }>(CHANGE, { o: generatedPassword, n: "a sentence I will remember 7" });
     expect(changed.data?.userReportSubmissionChangePassword).toBe(true);
     const row = await storedRow(reportID);
@@ -135,8 +123,8 @@ describe("a password the reporter chooses", () => {
   });
 
   test("a wrong old password is refused whichever hash the row holds", async () => {
-    const reporter = new ReporterClient(server, "demo.localhost");
-    const { reportID, generatedPassword } = await submitReport(reporter, main.form.id, main.widgets);
+    const reporter = new ReporterClient(demo.server, "demo.localhost");
+    const { reportID, generatedPassword } = await submitReport(reporter, demo.main.form.id, demo.main.widgets);
     const refused = await reporter.gql(CHANGE, { o: "CCCCC-CCCCC-CCCCC-CCCCC", n: "a sentence I will remember 7" });
     expect(refused.errors?.[0]?.message).toBe("The old password is incorrect.");
     await storeTheOldWay(reportID, generatedPassword);
