@@ -1,5 +1,4 @@
 import {
-  BREAK,
   getNamedType,
   getNullableType,
   GraphQLError,
@@ -160,8 +159,35 @@ class TextChecker {
  * or a text longer than its bound. Literals and variables are both read, so neither route is open.
  */
 export function textProblem(schema: GraphQLSchema, document: DocumentNode, variables: Variables | null | undefined): GraphQLError | null {
+  const plan = argumentPlan(schema, document);
   // Only arguments carry text in: a document without any (most reads) has nothing to check.
-  if (!takesArguments(document)) return null;
+  if (plan.arguments.length === 0) return null;
+  const checker = new TextChecker(variables ?? {}, plan.defaults);
+  for (const argument of plan.arguments) {
+    const found = checker.node(argument.value, argument.type, argument.coordinate, argument.name);
+    if (found) return found;
+  }
+  return null;
+}
+
+interface ArgumentPlan {
+  /** Every argument of the document with its input type and coordinate, in document order. */
+  arguments: { value: ValueNode; type: GraphQLInputType; coordinate: string; name: string }[];
+  defaults: ReadonlyMap<string, ValueNode>;
+}
+
+/**
+ * Where a document's arguments sit in the schema, worked out once per parsed document (Yoga's parser
+ * cache hands out the same object for the same text): a request then checks only its values, without
+ * walking the document with the schema's type information again.
+ */
+const plans = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, ArgumentPlan>>();
+
+function argumentPlan(schema: GraphQLSchema, document: DocumentNode): ArgumentPlan {
+  let bySchema = plans.get(schema);
+  if (!bySchema) plans.set(schema, (bySchema = new WeakMap()));
+  const cached = bySchema.get(document);
+  if (cached) return cached;
   const defaults = new Map<string, ValueNode>();
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
@@ -169,39 +195,21 @@ export function textProblem(schema: GraphQLSchema, document: DocumentNode, varia
       if (variable.defaultValue) defaults.set(variable.variable.name.value, variable.defaultValue);
     }
   }
-  const checker = new TextChecker(variables ?? {}, defaults);
+  const plan: ArgumentPlan = { arguments: [], defaults };
   const typeInfo = new TypeInfo(schema);
-  let found: GraphQLError | null = null;
   visit(
     document,
     visitWithTypeInfo(typeInfo, {
       Argument(node) {
         const argument = typeInfo.getArgument();
-        if (found || !argument) return;
+        if (!argument) return;
         const owner = typeInfo.getDirective() ? `@${typeInfo.getDirective()!.name}` : `${typeInfo.getParentType()?.name}.${typeInfo.getFieldDef()?.name}`;
-        found = checker.node(node.value, argument.type, `${owner}(${argument.name}:)`, argument.name);
+        plan.arguments.push({ value: node.value, type: argument.type, coordinate: `${owner}(${argument.name}:)`, name: argument.name });
       },
     }),
   );
-  return found;
-}
-
-/** Per parsed document (Yoga's parser cache hands out the same object for the same text). */
-const argumentsIn = new WeakMap<DocumentNode, boolean>();
-
-function takesArguments(document: DocumentNode): boolean {
-  let found = argumentsIn.get(document);
-  if (found === undefined) {
-    found = false;
-    visit(document, {
-      Argument() {
-        found = true;
-        return BREAK;
-      },
-    });
-    argumentsIn.set(document, found);
-  }
-  return found;
+  bySchema.set(document, plan);
+  return plan;
 }
 
 /**
