@@ -112,7 +112,7 @@ const EmailClaim = v.pipe(v.string(), v.trim(), v.maxLength(254), v.email(), v.t
 
 /**
  * Verifies an ID token against the issuer's published keys: signature, `iss`, `aud` (and `azp`
- * when there are several audiences), `exp`/`iat`, and the flow's nonce. Any failure is one answer;
+ * when there are several audiences), `exp`, `iat` (neither future nor old), and the flow's nonce. Any failure is one answer;
  * the reason goes to the log, the token never does.
  */
 export async function verifyIdToken(idToken: string, issuer: Pick<SsoIssuer, "issuer" | "keys">, clientId: string, nonce: string, now: Date): Promise<IdClaims> {
@@ -123,6 +123,8 @@ export async function verifyIdToken(idToken: string, issuer: Pick<SsoIssuer, "is
       algorithms: ID_TOKEN_ALGORITHMS,
       currentDate: now,
       clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      // Minted by the token request a moment ago: one issued long before, or in the future, is not this flow's.
+      maxTokenAge: SSO_FLOW_LIFETIME_MS / 1000,
       requiredClaims: ["sub", "exp", "iat", "nonce"],
     });
     if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== clientId) throw new Error("azp is not this client");
