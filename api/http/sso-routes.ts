@@ -2,6 +2,7 @@ import { Hono, type Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Services } from "../context.ts";
 import { badInput } from "../lib/errors.ts";
+import { ChallengeRequiredError } from "../lib/proof-of-work.ts";
 import { parseWith } from "../lib/validation.ts";
 import { STAFF_ABSOLUTE_TIMEOUT_MS, STAFF_COOKIE } from "../modules/auth/session-policy.ts";
 import { loadIssuer } from "../modules/auth/sso-issuer.ts";
@@ -42,15 +43,17 @@ export function ssoRoutes(services: Services) {
   });
 
   app.post("/login_sso", async (c) => {
-    // One try per flow, whatever its outcome: a failed callback starts again from the button.
     const flow = decodeFlow(getCookie(c, SSO_FLOW_COOKIE));
-    deleteCookie(c, SSO_FLOW_COOKIE, flowCookie);
     try {
       const input = parseWith(SsoLoginInput, await readJsonObject(c));
       const result = await loginWithSso(services.database.db, services.config, input, flow);
+      deleteCookie(c, SSO_FLOW_COOKIE, flowCookie);
       setCookie(c, STAFF_COOKIE, result.token, { httpOnly: true, sameSite: "Lax", secure, path: "/", maxAge: Math.floor(STAFF_ABSOLUTE_TIMEOUT_MS / 1000) });
       return c.json({ user: await loadViewer(services.database.db, result.userId) });
     } catch (error) {
+      // One try per flow, whatever its outcome: a failed callback starts again from the button. Only
+      // a request for proof of work keeps it, for the page to repeat the same callback with the solution.
+      if (!(error instanceof ChallengeRequiredError)) deleteCookie(c, SSO_FLOW_COOKIE, flowCookie);
       return errorResponse(c, error);
     }
   });

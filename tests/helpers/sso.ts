@@ -3,6 +3,7 @@ import { users } from "../../db/schema/index.ts";
 import { SSO_FLOW_COOKIE } from "../../api/http/sso-routes.ts";
 import { createOrganisation, createUser } from "../factories/users.ts";
 import type { TestServer } from "./server.ts";
+import { postSolving } from "./proof-of-work.ts";
 import { cookieFrom } from "./session.ts";
 
 /** A staff account made for single sign-on: no password, in an organisation with enableSSO (or not). */
@@ -28,8 +29,13 @@ export async function startSsoFlow(server: TestServer, host = "localhost"): Prom
   return { url: new URL(url), cookie: `${SSO_FLOW_COOKIE}=${cookieFrom(response, SSO_FLOW_COOKIE)}`, response };
 }
 
-/** What the console's /login-ms/callback page posts. */
-export function finishSsoFlow(server: TestServer, cookie: string, body: Record<string, unknown>): Promise<Response> {
+/** What the console's /login-ms/callback page posts, solving proof of work when asked as the page does. */
+export async function finishSsoFlow(server: TestServer, cookie: string, body: Record<string, unknown>): Promise<Response> {
+  return (await postSolving((payload) => postSsoCallback(server, cookie, payload), body)).response;
+}
+
+/** One POST /api/auth/login_sso, as it is: a request for proof of work is answered, not solved. */
+export function postSsoCallback(server: TestServer, cookie: string, body: Record<string, unknown>): Promise<Response> {
   return server.fetch("/api/auth/login_sso", { method: "POST", headers: { "Content-Type": "application/json", Cookie: cookie }, body: JSON.stringify(body) });
 }
 

@@ -6,6 +6,9 @@ import type { Config } from "../../config.ts";
 import { UserError } from "../../lib/errors.ts";
 import { ORGANISATION_UNAVAILABLE } from "../../shared/messages.ts";
 import { recordActivity } from "../audit/service.ts";
+import { admit } from "../abuse/guard.ts";
+import { recordFailure } from "../abuse/failures.ts";
+import { subjectKey } from "../abuse/secret.ts";
 import { ACCOUNT_SUSPENDED, type LoginResult } from "./login.ts";
 import { createStaffSession } from "./sessions.ts";
 import { loadIssuer } from "./sso-issuer.ts";
@@ -17,22 +20,38 @@ const bounded = (max: number) => v.pipe(v.string("Required"), v.nonEmpty("Requir
 export const SsoLoginInput = v.object({
   token: bounded(4000),
   state: bounded(200),
-  // The spec's bot check field. Nothing here can be guessed (the code is the provider's, single-use
-  // and bound to this browser's PKCE verifier), so no proof of work is asked for; see decision 031.
+  // The bot check: a solved proof-of-work challenge once failed callbacks pile up (decision 031).
   verifyToken: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(1000, "Too long"))), ""),
 });
 
 export const SSO_NO_ACCOUNT = "This Microsoft account cannot sign in here. Ask your organisation's admin to check that single sign-on is enabled for your account.";
 
 /**
+ * Failed callbacks are counted together, as the failures of one sign-in subject: nothing in them can
+ * be guessed (the code is the provider's, single-use and bound to the browser's PKCE verifier), but
+ * each costs a request to the provider, which throttles the whole client. Past a few, every callback
+ * must carry solved proof of work (decision 016), which the console's pages solve without a word.
+ * The name is no email address, so it never shares a count with an account's password sign-ins.
+ */
+const SSO_SUBJECT = "single-sign-on callback";
+
+/**
  * Finishes 'Sign in With Microsoft Account': checks the flow, trades the code, verifies the ID token,
  * finds the one account bound to that identity and opens a session, as `login` does for a password.
  */
 export async function loginWithSso(db: Database, config: Config, input: v.InferOutput<typeof SsoLoginInput>, flow: SsoFlow | null, now = new Date()): Promise<LoginResult> {
-  const checked = checkFlow(flow, input.state, now);
-  const issuer = await loadIssuer(config.sso, config.production);
-  const idToken = await exchangeCode(issuer, config.sso!, checked, input.token);
-  const claims = await verifyIdToken(idToken, issuer, config.sso!.clientId, checked.nonce, now);
+  const attempt = { action: "login_submit", subjectKey: await subjectKey(db, "staff", SSO_SUBJECT), solution: input.verifyToken, now } as const;
+  await admit(db, attempt);
+  let claims: IdClaims;
+  try {
+    const checked = checkFlow(flow, input.state, now);
+    const issuer = await loadIssuer(config.sso, config.production);
+    const idToken = await exchangeCode(issuer, config.sso!, checked, input.token);
+    claims = await verifyIdToken(idToken, issuer, config.sso!.clientId, checked.nonce, now);
+  } catch (error) {
+    if (error instanceof UserError && error.code === "UNAUTHENTICATED") await recordFailure(db, attempt.subjectKey, now);
+    throw error;
+  }
   return openSsoSession(db, claims, now);
 }
 

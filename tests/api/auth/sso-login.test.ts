@@ -9,7 +9,8 @@ import { createOrganisation, createUser } from "../../factories/users.ts";
 import { listenOpenIdProvider, SSO_CLIENT_ID, type LocalOpenIdProvider } from "../../helpers/openid-provider.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { clientWithCookie, cookieFrom } from "../../helpers/session.ts";
-import { callbackParams, createSsoUser, finishSsoFlow, startSsoFlow } from "../../helpers/sso.ts";
+import { postSolving } from "../../helpers/proof-of-work.ts";
+import { callbackParams, createSsoUser, finishSsoFlow, postSsoCallback, startSsoFlow } from "../../helpers/sso.ts";
 
 let idp: LocalOpenIdProvider;
 let server: TestServer;
@@ -213,6 +214,24 @@ describe("POST /api/auth/login_sso", () => {
     expect(response.status).toBe(401);
     expect(await errorOf(response)).toBe(SSO_SIGN_IN_FAILED);
     expect(await sessionCount(user.id)).toBe(0);
+  });
+
+  test("once failed callbacks pile up, each must carry solved proof of work; the flow waits for it, and paying signs in", async () => {
+    const stray = await startSsoFlow(server);
+    let answer = await postSsoCallback(server, stray.cookie, { token: "a-code", state: "not-this-flow's" });
+    for (let tries = 0; answer.status !== 428 && tries < 10; tries++) answer = await postSsoCallback(server, stray.cookie, { token: "a-code", state: "not-this-flow's" });
+    expect(answer.status).toBe(428);
+
+    const { user, flow, callback } = await backFromProvider("paying-subject", "paying.sso@example.test");
+    const unpaid = await postSsoCallback(server, flow.cookie, callback);
+    expect(unpaid.status).toBe(428);
+    expect(((await unpaid.json()) as { challenge: { action: string } }).challenge.action).toBe("login_submit");
+    expect(unpaid.headers.getSetCookie()).toEqual([]);
+    expect(await sessionCount(user.id)).toBe(0);
+    const { response, solved } = await postSolving((body) => postSsoCallback(server, flow.cookie, body), callback);
+    expect(solved.length).toBeGreaterThanOrEqual(1);
+    expect(response.status).toBe(200);
+    expect(await sessionCount(user.id)).toBe(1);
   });
 
   test("hostile input is a clear 400 that changes nothing", async () => {
