@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
-import { organisations, roles, users } from "../../../db/schema/index.ts";
+import { organisations, users } from "../../../db/schema/index.ts";
 import type { Config } from "../../config.ts";
 import { UserError } from "../../lib/errors.ts";
 import { ORGANISATION_UNAVAILABLE } from "../../shared/messages.ts";
@@ -74,7 +74,7 @@ export async function openSsoSession(db: Database, claims: IdClaims, now = new D
     organisationArchived: organisations.archived,
     enableSSO: organisations.enableSSO,
   };
-  const base = () => db.select(columns).from(users).innerJoin(roles, eq(roles.id, users.roleId)).leftJoin(organisations, eq(organisations.id, users.organisationId));
+  const base = () => db.select(columns).from(users).leftJoin(organisations, eq(organisations.id, users.organisationId));
   let [account] = await base().where(eq(users.ssoIdentity, identity)).limit(1);
   if (!account && claims.email) {
     [account] = await base()
