@@ -82,12 +82,7 @@ export const users = snakeCase.table(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`),
-    uniqueIndex("users_sso_identity_idx").on(t.ssoIdentity),
-    index().on(t.organisationId, t.lastName, t.firstName),
-    index().on(t.roleId),
-  ],
+  (t) => [uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`), index().on(t.organisationId, t.lastName, t.firstName), index().on(t.roleId), uniqueIndex("users_sso_identity_idx").on(t.ssoIdentity)],
 );
 
 /** Staff sessions. The cookie holds the token; only its SHA-256 is stored. */
