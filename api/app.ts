@@ -16,6 +16,7 @@ import { SessionSockets, sessionKeyOf, TOO_MANY_SOCKETS } from "./graphql/socket
 import { accessLog } from "./http/access-log.ts";
 import { crossOriginRefusal, jsonBodiesOnly, originGuard, refuse } from "./http/origin-guard.ts";
 import { authRoutes } from "./http/auth-routes.ts";
+import { ssoRoutes } from "./http/sso-routes.ts";
 import { healthRoutes } from "./http/health.ts";
 import { pageHandler } from "./http/pages.ts";
 import { requestState } from "./http/session.ts";
@@ -64,6 +65,7 @@ export function createApp(services: Services, options: { siteRoot: string; direc
   hono.use(GRAPHQL_PATH, (c, next) => (isMultipartPost(c) ? multipartOperations(c, next) : next()));
   hono.use("/api/auth/*", jsonBodiesOnly());
   hono.route("/api/auth", authRoutes(services));
+  hono.route("/api/auth", ssoRoutes(services));
   hono.route("/api/auth", reportRoutes(services));
   hono.route("/api/files", fileRoutes(services));
   hono.route("/api/report-submissions", exportRoutes(services));

@@ -47,6 +47,12 @@ const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(["production", "development", "test"], "must be production, development or test"), "development"),
   PUBLIC_ORIGIN_PROTOCOL: v.optional(v.picklist(["http", "https"], "must be http or https")),
   LOG_LEVEL: v.optional(v.picklist(["silent", "error", "info"], "must be silent, error or info"), "info"),
+  // Single sign-on (docs/decisions/031-single-sign-on.md): any OpenID Connect issuer laid out as
+  // Microsoft Entra ID's is, `{SSO_AUTHORITY}/{SSO_TENANT}/v2.0/.well-known/openid-configuration`.
+  SSO_CLIENT_ID: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200, "must be at most 200 characters"))),
+  SSO_CLIENT_SECRET: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(500, "must be at most 500 characters"))),
+  SSO_TENANT: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z0-9][A-Za-z0-9.-]{0,199}$/, "must be a tenant id or domain such as contoso.onmicrosoft.com"))),
+  SSO_AUTHORITY: v.optional(urlWithScheme(["https", "http"]), "https://login.microsoftonline.com"),
 });
 
 export type BlobStoreConfig =
@@ -54,6 +60,15 @@ export type BlobStoreConfig =
   | { kind: "s3"; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
 
 export type DatabaseConfig = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
+
+/** The OpenID Connect issuer staff of organisations with enableSSO sign in with; null when not set up. */
+export interface SsoConfig {
+  clientId: string;
+  clientSecret: string;
+  tenant: string;
+  /** Base URL of the authority, without a trailing slash: https://login.microsoftonline.com by default. */
+  authority: string;
+}
 
 export type MailConfig = { kind: "outbox"; directory: string; from: string } | { kind: "smtp"; url: string; from: string };
 
@@ -68,6 +83,7 @@ export interface Config {
   /** Protocol used to build absolute links (emails, redirects between subdomains). */
   protocol: "http" | "https";
   logLevel: "silent" | "error" | "info";
+  sso: SsoConfig | null;
 }
 
 export class ConfigError extends Error {}
@@ -99,6 +115,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       }
     : { kind: "local", directory: resolve(dataDir, "blobs") };
   return {
+    sso: ssoConfig(e, production),
     port: e.PORT,
     appDomain: e.APP_DOMAIN,
     dataDir,
@@ -111,6 +128,17 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     protocol: e.PUBLIC_ORIGIN_PROTOCOL ?? (production ? "https" : "http"),
     logLevel: e.LOG_LEVEL,
   };
+}
+
+function ssoConfig(e: v.InferOutput<typeof EnvSchema>, production: boolean): SsoConfig | null {
+  const given = [e.SSO_CLIENT_ID, e.SSO_CLIENT_SECRET, e.SSO_TENANT];
+  if (given.every((value) => value === undefined)) return null;
+  if (!e.SSO_CLIENT_ID || !e.SSO_CLIENT_SECRET || !e.SSO_TENANT) {
+    throw new ConfigError("Invalid configuration: SSO_CLIENT_ID, SSO_CLIENT_SECRET and SSO_TENANT are all required when any of them is given");
+  }
+  // Keys and tokens fetched over plain HTTP could be swapped on the way: only tests on loopback may.
+  if (production && !e.SSO_AUTHORITY.startsWith("https://")) throw new ConfigError("Invalid configuration: SSO_AUTHORITY must start with https:// in production");
+  return { clientId: e.SSO_CLIENT_ID, clientSecret: e.SSO_CLIENT_SECRET, tenant: e.SSO_TENANT, authority: e.SSO_AUTHORITY.replace(/\/+$/, "") };
 }
 
 /** Parses process.env or ends the process with one clear line and exit code 78 (configuration error). */

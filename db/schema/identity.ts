@@ -67,6 +67,11 @@ export const users = snakeCase.table(
     verified: boolean().notNull().default(false),
     suspended: boolean().notNull().default(false),
     isSSO: boolean().notNull().default(false),
+    /**
+     * The single-sign-on identity this account is bound to: the ID token's issuer and subject
+     * (docs/decisions/031-single-sign-on.md). Set at the first sign-in; later ones must match it.
+     */
+    ssoIdentity: text(),
     twoFactorSecret: text(),
     twoFactorAuthenticationActivated: boolean().notNull().default(false),
     twoFactorAuthenticationIsSet: boolean().notNull().default(false),
@@ -77,7 +82,7 @@ export const users = snakeCase.table(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`), index().on(t.organisationId, t.lastName, t.firstName), index().on(t.roleId)],
+  (t) => [uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`), index().on(t.organisationId, t.lastName, t.firstName), index().on(t.roleId), uniqueIndex("users_sso_identity_idx").on(t.ssoIdentity)],
 );
 
 /** Staff sessions. The cookie holds the token; only its SHA-256 is stored. */

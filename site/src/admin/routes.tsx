@@ -8,6 +8,7 @@ import { ReportDetailPage } from './features/reports/detail/report-detail-page';
 import { ReportListPage } from './features/reports/list/report-list-page';
 import { PASSWORD_UPDATED } from './features/settings/settings-api';
 import { SettingsPage } from './features/settings/settings-page';
+import { SSO_CALLBACK_PATH, SsoCallbackPage } from './features/auth/components/sso-callback-page';
 import { matchScreen, reportDetailPath, type Screen } from './paths';
 import { navigate, type AdminLocation } from './router';
 import { NotFoundPage } from './ui/not-found-page';
@@ -76,6 +77,9 @@ export function resolveSignedOutRoute(location: AdminLocation): RouteResult {
     const notice = params.get('password_changed') === '1' ? PASSWORD_UPDATED : undefined;
     return page('bare', <LoginPage bounced={bounced} notice={notice} />);
   }
+  if (location.pathname === SSO_CALLBACK_PATH) {
+    return page('bare', <SsoCallbackPage search={location.search} onReturn={() => navigate(ADMIN_ROOT, { replace: true })} />);
+  }
   // Forgot password, reset, magic-link and verification screens are not
   // built yet; saying so beats bouncing a logged-out visitor to the login.
   if (PUBLIC_PATHS.some((pattern) => pattern.test(location.pathname))) return page('bare', <NotFoundPage />);
@@ -83,6 +87,8 @@ export function resolveSignedOutRoute(location: AdminLocation): RouteResult {
 }
 
 export function resolveSignedInRoute(location: AdminLocation, viewer: Viewer, returnPath?: string): RouteResult {
+  // Back from the provider and signed in: on to where a password sign-in goes.
+  if (location.pathname === SSO_CALLBACK_PATH) return { kind: 'redirect', to: returnPath ?? homePathFor(viewer) };
   const screen = matchScreen(location.pathname);
   // The organisation-scoped variants are the super admin's way into one organisation.
   if ('organisationID' in screen && screen.organisationID !== undefined && !isSuperAdmin(viewer)) return notFound();

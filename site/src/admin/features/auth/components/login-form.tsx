@@ -3,6 +3,7 @@ import { ErrorBanner } from '../../../ui/error-banner';
 import { TextField } from '../../../../lib/text-field';
 import { login } from '../auth-api';
 import { completeSignIn } from '../session-store';
+import { SsoButton } from './sso-button';
 
 const REQUIRED = 'Required';
 
@@ -78,6 +79,7 @@ export function LoginForm({ prompt, onEmailVerifyRequired }: LoginFormProps) {
       <button type="submit" className="button button--block" disabled={submitting}>
         {submitting ? 'Logging in…' : 'Login'}
       </button>
+      <SsoButton onError={setError} />
     </form>
   );
 }
