@@ -4,7 +4,9 @@ import { VERIFY_TOKEN_REQUIRED } from "../../shared/messages.ts";
 import { EmailText, NewPasswordText } from "../profile/inputs.ts";
 
 /** A mailed secret as typed or pasted: surrounding spaces do not count; its shape is checked where it is used. */
-const TokenText = (required: string) => v.pipe(v.string(required), v.trim(), v.nonEmpty(required), v.maxLength(TEXT_LIMITS.short.max, TEXT_LIMITS.short.tooLong));
+const TokenText = (required: string) =>
+  // A missing token is an empty one: the same message either way.
+  v.optional(v.pipe(v.string(required), v.trim(), v.nonEmpty(required), v.maxLength(TEXT_LIMITS.short.max, TEXT_LIMITS.short.tooLong)), "");
 
 export const ForgotPasswordInput = v.object({
   email: EmailText,
