@@ -43,7 +43,9 @@ export function ForgotPasswordPage() {
         <button type="submit" className="button button--block" disabled={sending}>
           {sending ? 'Sending…' : 'Send Reset Link'}
         </button>
-        <Link to="/admin">Return back to Login</Link>
+        <p className="admin-login__link">
+          <Link to="/admin">Return back to Login</Link>
+        </p>
       </form>
     </main>
   );

@@ -76,7 +76,9 @@ export function LoginForm({ prompt, onEmailVerifyRequired }: LoginFormProps) {
         error={fieldErrors.password}
         autoComplete="current-password"
       />
-      <Link to={FORGOT_PASSWORD_PATH}>Forgot Password</Link>
+      <p className="admin-login__link admin-login__forgot">
+        <Link to={FORGOT_PASSWORD_PATH}>Forgot Password</Link>
+      </p>
       <button type="submit" className="button button--block" disabled={submitting}>
         {submitting ? 'Logging in…' : 'Login'}
       </button>
