@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { authTokens, users } from "../../../db/schema/index.ts";
 import { hashToken, newToken } from "../../lib/tokens.ts";
@@ -60,4 +60,9 @@ export async function peekMailedToken(db: Database, token: string, purpose: Auth
 /** Links that sign in or set a password stop working (the password changed, or the address they went to is no longer the account's). */
 export async function voidSignInLinks(tx: Database, userId: string): Promise<void> {
   await tx.delete(authTokens).where(and(eq(authTokens.userId, userId), inArray(authTokens.purpose, ["ResetPassword", "MagicLogin"])));
+}
+
+/** Expired tokens open nothing; the housekeeping round removes them, so the table holds live links only. */
+export async function forgetExpiredMailedTokens(db: Database, now: Date): Promise<void> {
+  await db.delete(authTokens).where(lt(authTokens.expiresAt, now));
 }

@@ -5,6 +5,7 @@ import { seedDemo } from "../../../db/seed/demo.ts";
 import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { hashToken, newToken } from "../../../api/lib/tokens.ts";
 import { userDisconnectTopic } from "../../../api/modules/auth/events.ts";
+import { runHousekeeping } from "../../../api/modules/abuse/housekeeping.ts";
 import { FORGOT_PASSWORD_ANSWER, INVALID_RESET_LINK } from "../../../api/shared/messages.ts";
 import { RESET_PASSWORD_SUBJECT } from "../../../api/modules/account-access/mails.ts";
 import { createUser } from "../../factories/users.ts";
@@ -262,5 +263,17 @@ describe("verifyResetToken and resetPassword", () => {
     expect(((await stranger.gql(RESET, { token, newPassword: "second-pass-2" })) as Answer<{ resetPassword: boolean }>).data?.resetPassword).toBe(true);
     expect(await server.db.select().from(authTokens).where(eq(authTokens.userId, user.id))).toEqual([]);
     expect(await loginStatus("member@demo.test", DEMO_PASSWORD)).toBe(200);
+  });
+});
+
+describe("housekeeping", () => {
+  test("removes expired links and keeps live ones", async () => {
+    const user = await member();
+    const live = await mailedToken(user.email);
+    const expired = newToken();
+    await server.db.insert(authTokens).values({ tokenHash: hashToken(expired), userId: user.id, purpose: "VerifyEmail", expiresAt: new Date(Date.now() - 1000) });
+    await runHousekeeping(server.lantern.services);
+    const left = await server.db.select({ tokenHash: authTokens.tokenHash }).from(authTokens).where(eq(authTokens.userId, user.id));
+    expect(left).toEqual([{ tokenHash: hashToken(live) }]);
   });
 });
