@@ -95,6 +95,32 @@ describe("a forgotten password in Chromium", () => {
   }
 });
 
+describe("the forgot-password bot check in Chromium", () => {
+  test("an address asked for again and again costs proof of work; the page does it by itself and still answers the same", async () => {
+    const { browser, consoleOrigin } = suite;
+    const page = await (await browser.newContext()).newPage();
+    const solutions: string[] = [];
+    page.on("request", (request) => {
+      const body = request.postData() ?? "";
+      if (request.url().endsWith("/api/gql/query") && body.includes("forgotPassword")) {
+        const token = (JSON.parse(body) as { variables?: { verifyToken?: string } }).variables?.verifyToken;
+        if (token) solutions.push(token);
+      }
+    });
+    await page.goto(`${consoleOrigin}/admin/forgot-password`);
+    await page.getByLabel("Email Address").fill("someone-who-forgets@example.test");
+    for (let attempt = 1; attempt <= 4; attempt += 1) {
+      await page.getByRole("button", { name: "Send Reset Link" }).click();
+      await page.getByRole("button", { name: "Send Reset Link" }).and(page.locator(":enabled")).waitFor();
+      await page.getByText("If an account is associated with this email address, you’ll receive a password reset link shortly.").waitFor();
+    }
+    // The fourth request was asked for work, solved it in the page and was sent again with the solution.
+    expect(solutions).toHaveLength(1);
+    expect(solutions[0]!.split(".")).toHaveLength(3);
+    await page.context().close();
+  });
+});
+
 describe("verifying an account in Chromium", () => {
   test("the banner leads to Verify Account; a resent code verifies it and the console returns to where the user was", async () => {
     const { browser, server, consoleOrigin } = suite;

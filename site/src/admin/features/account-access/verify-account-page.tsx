@@ -58,8 +58,7 @@ export function VerifyAccountPage({ code, viewer, onVerified }: VerifyAccountPag
       autoSent.current = true;
       void verify(code);
     }
-    // Only the code the page was opened with is sent by itself, once.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only the code the page was opened with is sent by itself, and only once.
   }, [code]);
 
   const resend = async () => {
@@ -80,14 +79,16 @@ export function VerifyAccountPage({ code, viewer, onVerified }: VerifyAccountPag
     void verify(value);
   };
 
-  const card = verified ? (
+  // Signed out after a code worked, or signed in with nothing left to verify.
+  const done = verified || (viewer?.verified === true && !code);
+  const card = done ? (
     <div className="card stack admin-login">
       <h1 tabIndex={-1}>Verify Account</h1>
       <p className="alert" role="status">
         {ACCOUNT_VERIFIED}
       </p>
-      <button type="button" className="button button--block" onClick={() => navigate(LOGIN_PATH)}>
-        Login
+      <button type="button" className="button button--block" onClick={() => navigate(viewer ? homePathFor(viewer) : LOGIN_PATH)}>
+        {viewer ? 'Continue' : 'Login'}
       </button>
     </div>
   ) : (
