@@ -1,5 +1,6 @@
 import { builder } from "./builder.ts";
 // Each module registers its types and fields on the builder when imported.
+import "../modules/account-access/graphql.ts";
 import "../modules/audit/graphql.ts";
 import "../modules/auth/graphql.ts";
 import "../modules/conversations/graphql.ts";

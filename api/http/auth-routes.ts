@@ -9,6 +9,7 @@ import { LoginInput, login, logout } from "../modules/auth/login.ts";
 import { STAFF_ABSOLUTE_TIMEOUT_MS, STAFF_COOKIE } from "../modules/auth/session-policy.ts";
 import { userDisconnectTopic, type UserDisconnectEvent } from "../modules/auth/events.ts";
 import { loadViewer } from "../modules/users/viewer.ts";
+import { accountAccessRoutes } from "./account-access-routes.ts";
 import type { AppEnv } from "./types.ts";
 
 /**
@@ -75,6 +76,8 @@ export function authRoutes(services: Services) {
     deleteCookie(c, STAFF_COOKIE, { path: "/", secure });
     return c.json({ ok: true });
   });
+
+  app.route("/", accountAccessRoutes(services));
 
   app.get("/check", (c) => {
     const actor = c.get("state").actor;

@@ -28,6 +28,16 @@ export interface MailerOptions {
   connectionTimeoutMs?: number;
 }
 
+/**
+ * What may be logged about a failed send: the error's code or class, never its message, which for
+ * SMTP rejections quotes the recipient's address.
+ */
+export function mailFailureReason(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string" || typeof code === "number") return String(code);
+  return error instanceof Error ? error.name : typeof error;
+}
+
 export function createMailer(config: MailConfig, options: MailerOptions = {}): Mailer {
   if (config.kind === "outbox") return createOutboxMailer(config);
   // nodemailer is a seventh of a second of start-up CPU (decision 023): it loads with the first mail.

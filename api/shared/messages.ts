@@ -3,3 +3,12 @@ export const ORGANISATION_UNAVAILABLE = "Organisation was not found or is curren
 export const REPORT_FORM_NOT_FOUND_REPORTER = "Report Form was not found or not longer exists.";
 export const CREDENTIALS_PROBLEM = "There was a problem reading your credentials. Please sign in and try again.";
 export const ATTACHMENTS_TOO_LARGE = "Files exceeds total allowed attachment size. Please delete or compress files and try again.";
+
+// Account access (spec §2 "Account access (staff)", §8).
+export const FORGOT_PASSWORD_ANSWER = "If an account is associated with this email address, you’ll receive a password reset link shortly.";
+export const INVALID_RESET_LINK = "Invalid Password Reset Link provided.";
+export const PASSWORD_RESET_DONE = "Your password has been updated. Press the button below to login.";
+export const VERIFY_TOKEN_REQUIRED = "Verify Token is required";
+/** Not spelt by the spec (decision 029): said for an unknown, spent or expired verification code. */
+export const VERIFICATION_CODE_INVALID = "Verification code has expired or is invalid, please request a new one.";
+export const ACCOUNT_VERIFIED = "Your account has been verified.";

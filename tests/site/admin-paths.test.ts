@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
+import { useAdminRoutes } from "../helpers/admin-routes.ts";
 import { permissionsOf } from "../../api/shared/permissions.ts";
 import type { RoleName } from "../../api/shared/enums.ts";
 import {
@@ -94,18 +95,7 @@ describe("report form and form template paths", () => {
   });
 });
 
-// routes.tsx reaches the browser's location when the router loads; a bare stand-in is enough here.
-const globals = globalThis as unknown as { window?: unknown };
-const hadWindow = "window" in globals;
-let routes: typeof import("../../site/src/admin/routes.tsx");
-
-beforeAll(async () => {
-  if (!hadWindow) globals.window = { location: { pathname: "/admin", search: "" }, addEventListener() {} };
-  routes = await import("../../site/src/admin/routes.tsx");
-});
-afterAll(() => {
-  if (!hadWindow) delete globals.window;
-});
+const adminRoutes = useAdminRoutes();
 
 function viewerOf(role: RoleName, organisationId: string | null = "org-1"): Viewer {
   return {
@@ -120,7 +110,7 @@ function viewerOf(role: RoleName, organisationId: string | null = "org-1"): View
   };
 }
 
-const resolve = (pathname: string, viewer: Viewer) => routes.resolveSignedInRoute({ pathname, search: "" }, viewer);
+const resolve = (pathname: string, viewer: Viewer) => adminRoutes().resolveSignedInRoute({ pathname, search: "" }, viewer);
 const pageName = (result: ReturnType<typeof resolve>) => (result.kind === "page" ? (result.element as { type?: { name?: string } }).type?.name : undefined);
 const isConversationsPage = (result: ReturnType<typeof resolve>) => pageName(result) === "ConversationsPage";
 
@@ -147,7 +137,7 @@ describe("the route table's Conversations case", () => {
 
 describe("the route table's report form and template cases", () => {
   const at = (pathname: string, search = "") => ({ pathname, search });
-  const routed = (pathname: string, viewer: Viewer, search = "") => routes.resolveSignedInRoute(at(pathname, search), viewer);
+  const routed = (pathname: string, viewer: Viewer, search = "") => adminRoutes().resolveSignedInRoute(at(pathname, search), viewer);
   // The form screens are lazy chunks inside a Suspense: the screen is the Suspense's child.
   const screenOf = (result: ReturnType<typeof resolve>) => {
     if (result.kind !== "page") return undefined;

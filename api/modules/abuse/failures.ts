@@ -16,13 +16,17 @@ export async function failureScore(db: Database, key: string, now: Date): Promis
   return row ? decayed(row.score, row.updatedAt, now) : 0;
 }
 
-export async function recordFailure(db: Database, key: string, now: Date): Promise<void> {
+/**
+ * `pressure: false` for counts that hash nothing (reset-link requests): they make their own
+ * subject pay, but must not raise the price of everyone's sign-in.
+ */
+export async function recordFailure(db: Database, key: string, now: Date, options: { pressure?: boolean } = {}): Promise<void> {
   const hours = sql`greatest(0, extract(epoch from (${now.toISOString()}::timestamptz - ${signInFailures.updatedAt})) * 1000 / ${FAILURE_HALF_LIFE_MS})`;
   await db
     .insert(signInFailures)
     .values({ subjectKey: key, score: 1, updatedAt: now })
     .onConflictDoUpdate({ target: signInFailures.subjectKey, set: { score: sql`${signInFailures.score} * power(0.5, ${hours}) + 1`, updatedAt: now } });
-  notePressure(db, now);
+  if (options.pressure !== false) notePressure(db, now);
 }
 
 export async function clearFailures(db: Database, key: string): Promise<void> {

@@ -3,16 +3,18 @@ import { proofOfWorkRedemptions } from "../../../db/schema/index.ts";
 import type { Services } from "../../context.ts";
 import { logError } from "../../lib/log.ts";
 import { sweepAbandonedDrafts } from "../reporting/draft-cleaner.ts";
+import { forgetExpiredMailedTokens } from "../account-access/mailed-tokens.ts";
 import { forgetOldFailures } from "./failures.ts";
 
 export const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 
-/** One round: abandoned drafts and their files, spent challenges past expiry, decayed failure counts. */
+/** One round: abandoned drafts and their files, spent challenges past expiry, decayed failure counts, expired mailed links. */
 export async function runHousekeeping(services: Services, now = new Date()): Promise<void> {
   const db = services.database.db;
   await sweepAbandonedDrafts(services, now);
   await db.delete(proofOfWorkRedemptions).where(lt(proofOfWorkRedemptions.expiresAt, now));
   await forgetOldFailures(db, now);
+  await forgetExpiredMailedTokens(db, now);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Services } from "../../context.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { logError, logInfo } from "../../lib/log.ts";
-import type { OutgoingMail } from "../../lib/mailer.ts";
+import { mailFailureReason, type OutgoingMail } from "../../lib/mailer.ts";
 import { reportConsoleUrl } from "../reports/forward-email.ts";
 import { claimNotification, type NotificationKind } from "./claim.ts";
 import { distinctAddresses, noticeOf, reporterMessageReport, type NoticeReport } from "./recipients.ts";
@@ -25,16 +25,6 @@ export const newMessageSubject = (reportID: string) => `There is a new message o
 
 export function notificationMail(to: string, subject: string, url: string): OutgoingMail {
   return { to, subject, text: [`${subject}.`, "", "Sign in to the admin console to view it:", url, ""].join("\n") };
-}
-
-/**
- * What may be logged about a failure: the error's code or class, never its message, which for
- * SMTP rejections quotes the recipient's address.
- */
-function reason(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "string" || typeof code === "number") return String(code);
-  return error instanceof Error ? error.name : typeof error;
 }
 
 interface Delivery {
@@ -65,7 +55,7 @@ async function deliver(services: Services, notice: Delivery): Promise<void> {
       await services.mailer.send(notificationMail(address, notice.subject, url));
     } catch (error) {
       failed += 1;
-      logError("Could not send a notification email", undefined, { kind: notice.kind, reason: reason(error) });
+      logError("Could not send a notification email", undefined, { kind: notice.kind, reason: mailFailureReason(error) });
     }
   }
   logInfo("Sent notification emails", { kind: notice.kind, sent: addresses.length - failed, failed });
@@ -100,7 +90,7 @@ async function onMessage(services: Services, payload: Record<string, unknown>): 
 export function startNotifier(services: Services): () => Promise<void> {
   const pending = new Set<Promise<void>>();
   const run = (kind: NotificationKind, work: () => Promise<void>) => {
-    const task = work().catch((error: unknown) => logError("A notification failed", undefined, { kind, reason: reason(error) }));
+    const task = work().catch((error: unknown) => logError("A notification failed", undefined, { kind, reason: mailFailureReason(error) }));
     pending.add(task);
     void task.finally(() => pending.delete(task));
   };

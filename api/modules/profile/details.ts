@@ -10,6 +10,10 @@ import { INVALID_FILE } from "../files/chat-image.ts";
 import { removeBlobBytes } from "../files/stored-blob.ts";
 import { ChangeDetailsInput, REMOVE_AVATAR } from "./inputs.ts";
 import { lockOwnAccount } from "./own-account.ts";
+import { voidSignInLinks } from "../account-access/mailed-tokens.ts";
+import { announceEmailChange, issueVerificationCode } from "../account-access/verification.ts";
+
+type EmailChange = Parameters<typeof announceEmailChange>[1];
 
 export const EMAIL_TAKEN = "This email address is already in use.";
 export const SSO_EMAIL_FIXED = "The email address of a single sign-on account is managed by its Microsoft account and cannot be changed here.";
@@ -18,7 +22,7 @@ export const TWO_FACTOR_NOT_HERE = "Two-Factor Authentication cannot be turned o
 /**
  * The signed-in user changes their own name, email or avatar (spec §7, changeDetails). A new
  * email address must be unused by any account and is unproven, so the account counts as
- * unverified again until the verification flow confirms it. Two-factor authentication is set up
+ * unverified again until the code mailed there confirms it; the old address is told of the change. Two-factor authentication is set up
  * through its own screens; here it can only be left as it is (docs/decisions/010-profile-and-password.md).
  */
 export async function changeDetails(ctx: Ctx, rawInput: unknown): Promise<string> {
@@ -26,6 +30,7 @@ export async function changeDetails(ctx: Ctx, rawInput: unknown): Promise<string
   const input = parseWith(ChangeDetailsInput, rawInput);
   let removedStorageKey: string | null = null;
   let cachedSessionsEnded: (() => Promise<void>) | null = null;
+  let emailChange: EmailChange | null = null;
   try {
     await ctx.db.transaction(async (tx) => {
       const account = await lockOwnAccount(tx, actor);
@@ -71,8 +76,13 @@ export async function changeDetails(ctx: Ctx, rawInput: unknown): Promise<string
         action: "ChangeDetails",
         metadata: { first_name: firstName, last_name: lastName, email_changed: emailChanged, avatar_removed: removeAvatar },
       });
-      // Sessions carry the email address (the actor), so cached ones are read again.
-      if (emailChanged) cachedSessionsEnded = await ctx.services.invalidator.announce(tx, { userIds: [account.id] });
+      if (emailChanged) {
+        // The new address must be proven (a code goes there), and links mailed to the old one stop working.
+        emailChange = { oldEmail: account.email, newEmail: input.email!, code: await issueVerificationCode(tx, account.id, new Date()) };
+        await voidSignInLinks(tx, account.id);
+        // Sessions carry the email address (the actor), so cached ones are read again.
+        cachedSessionsEnded = await ctx.services.invalidator.announce(tx, { userIds: [account.id] });
+      }
     });
   } catch (error) {
     // Two accounts taking the same address at the same moment: the unique index decides, with the same words.
@@ -80,6 +90,8 @@ export async function changeDetails(ctx: Ctx, rawInput: unknown): Promise<string
     throw error;
   }
   await (cachedSessionsEnded as (() => Promise<void>) | null)?.();
+  const change = emailChange as EmailChange | null;
+  if (change) await announceEmailChange(ctx.services, change);
   if (removedStorageKey) await removeBlobBytes(ctx, removedStorageKey, "a removed avatar");
   return actor.userId;
 }

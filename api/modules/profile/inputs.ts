@@ -22,13 +22,14 @@ const personName = v.pipe(
   v.check((name) => !UNPRINTABLE.test(name), "Must not contain control characters"),
 );
 
+/** An email address as the console takes it: trimmed, valid, compared and stored lower-cased. */
+export const EmailText = v.pipe(v.string("Required"), v.trim(), v.nonEmpty("Required"), v.maxLength(EMAIL_MAX_LENGTH, INVALID_EMAIL), v.email(INVALID_EMAIL), v.toLowerCase());
+
 /** Every field is optional: what is left out stays as it is; what is given must be valid. */
 export const ChangeDetailsInput = v.object({
   firstName: v.optional(personName),
   lastName: v.optional(personName),
-  email: v.optional(
-    v.pipe(v.string("Required"), v.trim(), v.nonEmpty("Required"), v.maxLength(EMAIL_MAX_LENGTH, INVALID_EMAIL), v.email(INVALID_EMAIL), v.toLowerCase()),
-  ),
+  email: v.optional(EmailText),
   twoFactorAuthenticationActivated: v.optional(v.boolean()),
   avatarBlobID: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(TEXT_LIMITS.id.max, "Invalid file"))),
 });
@@ -36,16 +37,19 @@ export type ChangeDetails = v.InferOutput<typeof ChangeDetailsInput>;
 
 const password = v.pipe(v.string("Required"), v.nonEmpty("Required"), v.maxLength(PASSWORD_MAX_LENGTH, TEXT_LIMITS.password.tooLong));
 
+/** A password someone chooses: it must pass the shared rule (api/shared/password-rule.ts). */
+export const NewPasswordText = v.pipe(
+  password,
+  v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed ? passwordProblem(dataset.value) : null;
+    if (problem) addIssue({ message: problem });
+  }),
+);
+
 export const ChangePasswordInput = v.pipe(
   v.object({
     oldPassword: password,
-    newPassword: v.pipe(
-      password,
-      v.rawCheck(({ dataset, addIssue }) => {
-        const problem = dataset.typed ? passwordProblem(dataset.value) : null;
-        if (problem) addIssue({ message: problem });
-      }),
-    ),
+    newPassword: NewPasswordText,
   }),
   v.forward(
     v.check((input) => input.oldPassword !== input.newPassword, SAME_PASSWORD),

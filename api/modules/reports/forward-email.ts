@@ -29,10 +29,15 @@ const ForwardInput = v.object({
  * The console's detail page on the app host. The listening port is only part of public links in
  * development: in production a proxy serves the standard port in front of it.
  */
-export function reportConsoleUrl(config: Pick<Config, "protocol" | "appDomain" | "port" | "production">, formId: string, submissionId: string): string {
+/** An absolute address in the console (app.{APP_DOMAIN}), for links in mail. */
+export function consoleUrl(config: Pick<Config, "protocol" | "appDomain" | "port" | "production">, path: string): string {
   const defaultPort = config.port === 80 || config.port === 443;
   const port = config.production || defaultPort ? "" : `:${config.port}`;
-  return `${config.protocol}://app.${config.appDomain}${port}/admin/manage/reports/overview/${formId}/${submissionId}`;
+  return `${config.protocol}://app.${config.appDomain}${port}${path}`;
+}
+
+export function reportConsoleUrl(config: Pick<Config, "protocol" | "appDomain" | "port" | "production">, formId: string, submissionId: string): string {
+  return consoleUrl(config, `/admin/manage/reports/overview/${formId}/${submissionId}`);
 }
 
 export function forwardedReportMail(to: string, report: { reportID: string; organisationName: string; url: string }): OutgoingMail {

@@ -12,6 +12,18 @@ export function settingsPath(tab?: 'profile' | 'change_password'): string {
   return tab ? `/admin/settings#${tab}` : '/admin/settings';
 }
 
+/** Account access (spec §2): reachable signed in or not, since their links arrive by mail. */
+export const FORGOT_PASSWORD_PATH = '/admin/forgot-password';
+export const VERIFY_ACCOUNT_PATH = '/admin/verify';
+
+export function resetPasswordPath(token: string): string {
+  return `/admin/reset-password/${enc(token)}`;
+}
+
+export function verifyAccountPath(code?: string): string {
+  return code ? `${VERIFY_ACCOUNT_PATH}/${enc(code)}` : VERIFY_ACCOUNT_PATH;
+}
+
 export function dashboardPath(organisationID?: string): string {
   return organisationID ? `/admin/manage/organisations/dashboard/${enc(organisationID)}` : '/admin/dashboard';
 }

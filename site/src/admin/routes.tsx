@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { accountAccessRoute } from './features/account-access/account-access-routes';
 import { LoginPage } from './features/auth/components/login-page';
-import { endSession, refreshViewer } from './features/auth/session-store';
+import { endSession, recheckSession, refreshViewer } from './features/auth/session-store';
 import { ConversationsPage } from './features/conversations/conversations-page';
 import { DashboardPage } from './features/dashboard/dashboard-page';
 import { HomePage } from './features/home/home-page';
@@ -28,6 +29,11 @@ const PASSWORD_CHANGED_LOGIN = `${ADMIN_ROOT}?password_changed=1`;
 // Every session ended with the password change (spec §4): the login page says why.
 const afterPasswordChange = () => endSession(() => navigate(PASSWORD_CHANGED_LOGIN, { replace: true }));
 const afterProfileSave = () => void refreshViewer();
+const accountAccessActions = {
+  // The reset ended every session of its account; if this browser was signed in as that user, it is signed out.
+  onPasswordReset: () => void recheckSession(),
+  onVerified: refreshViewer,
+};
 
 // The spec's login-type pages: they never bounce to the login screen.
 const PUBLIC_PATHS = [
@@ -80,8 +86,9 @@ export function resolveSignedOutRoute(location: AdminLocation): RouteResult {
   if (location.pathname === SSO_CALLBACK_PATH) {
     return page('bare', <SsoCallbackPage search={location.search} onReturn={() => navigate(ADMIN_ROOT, { replace: true })} />);
   }
-  // Forgot password, reset, magic-link and verification screens are not
-  // built yet; saying so beats bouncing a logged-out visitor to the login.
+  const accountAccess = accountAccessRoute(location, null, accountAccessActions);
+  if (accountAccess) return accountAccess;
+  // The magic-link screen is not built yet; saying so beats bouncing a logged-out visitor to the login.
   if (PUBLIC_PATHS.some((pattern) => pattern.test(location.pathname))) return page('bare', <NotFoundPage />);
   return { kind: 'redirect', to: BOUNCED_LOGIN, rememberReturnPath: true };
 }
@@ -89,6 +96,8 @@ export function resolveSignedOutRoute(location: AdminLocation): RouteResult {
 export function resolveSignedInRoute(location: AdminLocation, viewer: Viewer, returnPath?: string): RouteResult {
   // Back from the provider and signed in: on to where a password sign-in goes.
   if (location.pathname === SSO_CALLBACK_PATH) return { kind: 'redirect', to: returnPath ?? homePathFor(viewer) };
+  const accountAccess = accountAccessRoute(location, viewer, accountAccessActions);
+  if (accountAccess) return accountAccess;
   const screen = matchScreen(location.pathname);
   // The organisation-scoped variants are the super admin's way into one organisation.
   if ('organisationID' in screen && screen.organisationID !== undefined && !isSuperAdmin(viewer)) return notFound();

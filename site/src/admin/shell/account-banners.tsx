@@ -1,11 +1,22 @@
+import type { MouseEvent } from 'react';
 import { useStore } from '../../lib/use-store';
-import { settingsPath } from '../paths';
+import { rememberVerifyReturnPath } from '../features/account-access/account-access-api';
+import { $location, navigate } from '../router';
+import { settingsPath, VERIFY_ACCOUNT_PATH } from '../paths';
 import { Link } from '../ui/link';
 import type { Viewer } from '../viewer';
 import { $twoFactorWarningDismissed, dismissTwoFactorWarning } from './shell-store';
 
-// Account warnings under the top bar. The two-factor warning links to /admin/settings (spec §2);
-// /admin/verify is not built yet, so the verification banner says what is wrong without a dead link.
+function openVerify(event: MouseEvent<HTMLAnchorElement>): void {
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  const here = $location.get();
+  rememberVerifyReturnPath(`${here.pathname}${here.search}`);
+  navigate(VERIFY_ACCOUNT_PATH);
+}
+
+// Account warnings under the top bar. The two-factor warning links to /admin/settings, the
+// verification banner to /admin/verify (spec §2).
 export function AccountBanners({ viewer }: { viewer: Viewer }) {
   const dismissed = useStore($twoFactorWarningDismissed);
   const showTwoFactor = !viewer.twoFactorAuthenticationActivated && !dismissed;
@@ -14,7 +25,10 @@ export function AccountBanners({ viewer }: { viewer: Viewer }) {
     <div className="account-banners">
       {!viewer.verified && (
         <p className="banner banner--warning" role="status">
-          Your account needs to be be verified, click here to verify now
+          {/* The verify screen returns here once the account is verified (spec §2). */}
+          <a href={VERIFY_ACCOUNT_PATH} onClick={openVerify}>
+            Your account needs to be be verified, click here to verify now
+          </a>
         </p>
       )}
       {showTwoFactor && (

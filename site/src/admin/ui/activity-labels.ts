@@ -51,6 +51,10 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   // Accounts and settings
   Login: 'Signed in',
   Logout: 'Signed out',
+  ForgotPassword: 'Password reset link sent',
+  ResetPassword: 'Password reset',
+  VerifyAccount: 'Account verified',
+  ResendEmailVerification: 'Verification email sent',
   Update: 'Settings updated',
   SeedDemo: 'Demo data created',
   CreateSuperAdmin: 'Super admin created',

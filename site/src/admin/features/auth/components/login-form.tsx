@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../../../ui/error-banner';
+import { Link } from '../../../ui/link';
+import { FORGOT_PASSWORD_PATH } from '../../../paths';
 import { TextField } from '../../../../lib/text-field';
 import { login } from '../auth-api';
 import { completeSignIn } from '../session-store';
@@ -75,7 +77,9 @@ export function LoginForm({ prompt, onEmailVerifyRequired }: LoginFormProps) {
         error={fieldErrors.password}
         autoComplete="current-password"
       />
-      {/* The 'Forgot Password' link arrives with the password-reset flow (account access issue); no dead links until then. */}
+      <p className="admin-login__link admin-login__forgot">
+        <Link to={FORGOT_PASSWORD_PATH}>Forgot Password</Link>
+      </p>
       <button type="submit" className="button button--block" disabled={submitting}>
         {submitting ? 'Logging in…' : 'Login'}
       </button>
