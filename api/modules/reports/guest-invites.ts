@@ -165,11 +165,11 @@ export async function answerInvite(ctx: Ctx, inviteId: unknown, accept: boolean)
   const id = isUuid(inviteId) ? inviteId.toLowerCase() : null;
   if (actor.role !== "GUEST_MEMBER" || !id) throw new UserError("NOT_FOUND", INVITE_NOT_FOUND);
   const submission = await mutate(ctx, "ReportSubmissionRead", async (tx) => {
-    // Read inside the transaction, so an account that turns two-factor off meanwhile cannot slip through.
-    if (accept && !(await hasTwoFactor(tx, actor.userId))) throw forbidden(TWO_FACTOR_FOR_INVITES);
     const mine = and(eq(guestReportInvites.id, id), addressedTo(actor.userId, actor.email));
     const [found] = await tx.select({ submissionId: guestReportInvites.submissionId }).from(guestReportInvites).where(mine);
     if (!found) throw new UserError("NOT_FOUND", INVITE_NOT_FOUND);
+    // Read inside the transaction, so an account that turns two-factor off meanwhile cannot slip through.
+    if (accept && !(await hasTwoFactor(tx, actor.userId))) throw forbidden(TWO_FACTOR_FOR_INVITES);
     // Report first, then the invite: the order every report change (a withdrawal, too) takes, so none deadlock.
     const [row] = await tx
       .select()
