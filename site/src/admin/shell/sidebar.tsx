@@ -27,6 +27,8 @@ type Item = { label: string; to: string; active: (pathname: string) => boolean; 
  */
 function activityItems(viewer: Viewer, organisationID: string | undefined, unassignedReports: number | undefined, unreadMessages: number | undefined): Item[] {
   const items: Item[] = [];
+  // A guest reaches reports only with two-factor active (decision 032): no links that would only turn them back.
+  if (isGuestMember(viewer) && !viewer.twoFactorAuthenticationActivated) return items;
   if (!isGuestMember(viewer)) {
     const to = dashboardPath(organisationID);
     items.push({ label: 'Dashboard', to, active: (pathname) => pathname === to });
