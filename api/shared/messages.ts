@@ -12,3 +12,7 @@ export const VERIFY_TOKEN_REQUIRED = "Verify Token is required";
 /** Not spelt by the spec (decision 029): said for an unknown, spent or expired verification code. */
 export const VERIFICATION_CODE_INVALID = "Verification code has expired or is invalid, please request a new one.";
 export const ACCOUNT_VERIFIED = "Your account has been verified.";
+
+/** Guests, and anyone working another organisation's reports, need two-factor authentication (spec, admin console §2, §8). */
+export const TWO_FACTOR_FOR_OTHER_ORGANISATIONS = "2FA is required to manage report submissions from different organisations.";
+export const TWO_FACTOR_FOR_INVITES = "2FA is required to accept invites.";

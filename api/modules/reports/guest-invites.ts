@@ -9,10 +9,12 @@ import { isUuid } from "../../lib/ids.ts";
 import { logError } from "../../lib/log.ts";
 import { parseWith } from "../../lib/validation.ts";
 import type { GuestInviteStatus } from "../../shared/enums.ts";
+import { TWO_FACTOR_FOR_INVITES } from "../../shared/messages.ts";
 import { mutate, requirePermission, requireStaff } from "../access/policy.ts";
 import { changeReport, publishReportUpdated, recordReportChange } from "./events.ts";
 import { isOrganisationManager, reportFor, type ReportAccess } from "./policy.ts";
 import { addToTeam, personById } from "./team.ts";
+import { hasTwoFactor } from "./two-factor-gate.ts";
 
 /**
  * Guest report invites: an owner of a report who runs its organisation invites an outsider by
@@ -143,7 +145,7 @@ export async function removeInvite(ctx: Ctx, inviteId: unknown): Promise<GuestIn
 }
 
 /** Invites addressed to the signed-in guest: linked to their account, or sent to their address before it existed. */
-function addressedTo(userId: string, email: string): SQL {
+export function addressedTo(userId: string, email: string): SQL {
   return or(eq(guestReportInvites.userId, userId), and(isNull(guestReportInvites.userId), sql`lower(${guestReportInvites.email}) = ${email.toLowerCase()}`))!;
 }
 
@@ -155,9 +157,8 @@ export async function myInvites(ctx: Ctx): Promise<GuestInviteView[]> {
 }
 
 /**
- * The invitee answers. Accepting joins the report team and admits the guest to the organisation.
- * TODO(2FA): the spec lets guests enter an organisation's reports only with 2FA active; accepting
- * (and reading the report) must be gated on it once two-factor authentication lands.
+ * The invitee answers. Accepting joins the report team and admits the guest to the organisation,
+ * and needs two-factor authentication active (spec); rejecting never does (decision 032).
  */
 export async function answerInvite(ctx: Ctx, inviteId: unknown, accept: boolean): Promise<GuestInviteView> {
   const actor = requireStaff(ctx);
@@ -167,6 +168,8 @@ export async function answerInvite(ctx: Ctx, inviteId: unknown, accept: boolean)
     const mine = and(eq(guestReportInvites.id, id), addressedTo(actor.userId, actor.email));
     const [found] = await tx.select({ submissionId: guestReportInvites.submissionId }).from(guestReportInvites).where(mine);
     if (!found) throw new UserError("NOT_FOUND", INVITE_NOT_FOUND);
+    // Read inside the transaction, so an account that turns two-factor off meanwhile cannot slip through.
+    if (accept && !(await hasTwoFactor(tx, actor.userId))) throw forbidden(TWO_FACTOR_FOR_INVITES);
     // Report first, then the invite: the order every report change (a withdrawal, too) takes, so none deadlock.
     const [row] = await tx
       .select()

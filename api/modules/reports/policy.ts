@@ -1,11 +1,13 @@
-import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { reportSubmissionAssignees, reportSubmissions } from "../../../db/schema/index.ts";
 import type { Ctx, StaffActor } from "../../context.ts";
-import { UserError } from "../../lib/errors.ts";
+import { UserError, forbidden } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { TERMINAL_SUBMISSION_STATUSES, type SubmissionStatus } from "../../shared/enums.ts";
+import { TWO_FACTOR_FOR_OTHER_ORGANISATIONS } from "../../shared/messages.ts";
 import { isSuperAdmin, requirePermission } from "../access/policy.ts";
+import { hasTwoFactor, needsTwoFactorFor, twoFactorActive } from "./two-factor-gate.ts";
 
 /**
  * Who sees which report (docs/decisions/009-report-access.md): super admins every organisation's,
@@ -27,8 +29,10 @@ export function visibleReports(actor: StaffActor, organisationId: string | null)
   if (!actor.organisationId) return sql`false`;
   const own = eq(reportSubmissions.organisationId, actor.organisationId);
   if (isOrganisationManager(actor)) return and(...base, own)!;
-  // Members and guest members: only the reports whose team they are on.
-  return and(...base, onTeam(actor.userId))!;
+  // Members and guest members: only the reports whose team they are on; guests, and anyone on
+  // another organisation's team, only with two-factor authentication active (decision 032).
+  const twoFactor = twoFactorActive(actor.userId);
+  return and(...base, onTeam(actor.userId), actor.role === "GUEST_MEMBER" ? twoFactor : or(own, twoFactor))!;
 }
 
 /** The report (of the outer query) has this user on its team. */
@@ -62,6 +66,11 @@ export async function reportFor(ctx: Ctx, db: Database, id: unknown, permission:
   const sameOrganisation = submission.organisationId === actor.organisationId;
   const visible = isSuperAdmin(actor) || (sameOrganisation && isOrganisationManager(actor)) || Boolean(mine);
   if (!visible) throw new UserError("NOT_FOUND", REPORT_NOT_FOUND);
+  // Seen only through the team: a guest, or someone from another organisation, needs two-factor (decision 032).
+  const throughTeamOnly = !isSuperAdmin(actor) && !(sameOrganisation && isOrganisationManager(actor));
+  if (throughTeamOnly && needsTwoFactorFor(actor, submission.organisationId) && !(await hasTwoFactor(db, actor.userId))) {
+    throw forbidden(TWO_FACTOR_FOR_OTHER_ORGANISATIONS);
+  }
   return { actor, submission, team, assigned: Boolean(mine), isOwner: Boolean(mine?.isOwner) };
 }
 

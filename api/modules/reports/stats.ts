@@ -5,6 +5,7 @@ import { forbidden } from "../../lib/errors.ts";
 import { TERMINAL_SUBMISSION_STATUSES } from "../../shared/enums.ts";
 import { requirePermission, requireStaff } from "../access/policy.ts";
 import { completedWithin, endOfDay, parseDateFilter, reportScope, scopedReports, startOfDay, type DateFilter } from "./list.ts";
+import { addressedTo } from "./guest-invites.ts";
 import { queryKey } from "./live-share.ts";
 
 /**
@@ -154,14 +155,9 @@ export function userStatsQuery(ctx: Ctx): LiveQuery<UserStats> {
       ctx.db
         .select({ n: count() })
         .from(guestReportInvites)
-        .where(
-          and(
-            // Invites may predate the account, so they are also matched by address (the lower(email) index).
-            or(eq(guestReportInvites.userId, actor.userId), sql`lower(${guestReportInvites.email}) = ${actor.email.toLowerCase()}`),
-            eq(guestReportInvites.status, "Opened"),
-            eq(guestReportInvites.archived, false),
-          ),
-        ),
+        // The invites page's own rows: only a guest account can hold invites, so nobody else
+        // is shown a count of invites they could neither see nor answer.
+        .where(and(actor.role === "GUEST_MEMBER" ? addressedTo(actor.userId, actor.email) : sql`false`, eq(guestReportInvites.status, "Opened"), eq(guestReportInvites.archived, false))),
     ] as const;
   const run = async (): Promise<UserStats> => {
     const [[organisationsRow], [invitesRow]] = await Promise.all(build());

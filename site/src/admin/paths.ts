@@ -79,8 +79,18 @@ export function formTemplateEditPath(reportFormTemplateID: string): string {
   return `/admin/manage/form-templates/edit/${enc(reportFormTemplateID)}`;
 }
 
+/** Guest Access (spec §2): the signed-in user's report invites, and the organisations they are a guest of. */
+export function reportInvitesPath(): string {
+  return '/admin/manage/report-invites';
+}
+
+export function organisationsPath(): string {
+  return '/admin/manage/organisations';
+}
+
 export type Screen =
   | { name: 'root' }
+  | { name: 'report-invites' }
   | { name: 'dashboard'; organisationID?: string }
   | { name: 'organisations' }
   | { name: 'report-list'; organisationID?: string; tagID?: string }
@@ -131,6 +141,7 @@ function matchManage(p: string[]): Screen {
   if (a === 'reports' && n === 4 && isTab(b)) return { name: 'report-detail', tab: b, reportFormID: c!, reportSubmissionID: d! };
   if (a === 'tags' && b === 'reports' && n === 3) return { name: 'report-list', tagID: c! };
   if (a === 'report-conversations' && n === 1) return { name: 'conversations' };
+  if (a === 'report-invites' && n === 1) return { name: 'report-invites' };
   if (a === 'report-forms' && n === 1) return { name: 'report-form-list' };
   if (a === 'report-forms' && n === 2 && b === 'create') return { name: 'report-form-create' };
   if (a === 'report-forms' && n === 3 && isFormTab(b)) return { name: 'report-form', tab: b, reportFormID: c! };

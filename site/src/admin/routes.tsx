@@ -10,7 +10,7 @@ import { ReportListPage } from './features/reports/list/report-list-page';
 import { PASSWORD_UPDATED } from './features/settings/settings-api';
 import { SettingsPage } from './features/settings/settings-page';
 import { SSO_CALLBACK_PATH, SsoCallbackPage } from './features/auth/components/sso-callback-page';
-import { matchScreen, reportDetailPath, type Screen } from './paths';
+import { matchScreen, organisationsPath, reportDetailPath, type Screen } from './paths';
 import { navigate, type AdminLocation } from './router';
 import { NotFoundPage } from './ui/not-found-page';
 import { can, homePathFor, isGuestMember, isSuperAdmin, type Viewer } from './viewer';
@@ -56,6 +56,8 @@ function lazyScreen<N extends string, P>(name: N, load: () => Promise<Record<N, 
 const FormsPage = lazyScreen('FormsPage', () => import('./features/forms/forms-page'));
 const FormPage = lazyScreen('FormPage', () => import('./features/forms/report-form-page'));
 const FormTemplatesPage = lazyScreen('FormTemplatesPage', () => import('./features/form-templates/form-templates-page'));
+const ReportInvitesPage = lazyScreen('ReportInvitesPage', () => import('./features/guest-access/report-invites-page'));
+const GuestOrganisationsPage = lazyScreen('GuestOrganisationsPage', () => import('./features/guest-access/guest-organisations-page'));
 const FormBuilderPage = lazyScreen('FormBuilderPage', () => import('./features/form-builder/form-builder-page'));
 
 function LoadingScreen() {
@@ -141,8 +143,13 @@ function formRoute(screen: FormScreen, viewer: Viewer, search: string): RouteRes
   }
 }
 
+/** Guest members reach reports only with two-factor authentication active; else the organisations list (spec §4). */
+const REPORT_SCREENS: readonly Screen['name'][] = ['report-list', 'report-detail', 'conversations'];
+const guestWithoutTwoFactor = (viewer: Viewer) => isGuestMember(viewer) && !viewer.twoFactorAuthenticationActivated;
+
 function screenRoute(screen: Screen, viewer: Viewer, search: string, returnPath?: string): RouteResult {
   const home = homePathFor(viewer);
+  if (REPORT_SCREENS.includes(screen.name) && guestWithoutTwoFactor(viewer)) return { kind: 'redirect', to: organisationsPath() };
   switch (screen.name) {
     case 'root':
       return { kind: 'redirect', to: returnPath ?? home };
@@ -151,7 +158,13 @@ function screenRoute(screen: Screen, viewer: Viewer, search: string, returnPath?
       if (isGuestMember(viewer)) return { kind: 'redirect', to: home };
       return page('shell', <DashboardPage key={screen.organisationID ?? ''} viewer={viewer} organisationID={screen.organisationID} />, screen.organisationID);
     case 'organisations':
-      return page('shell', <HomePage organisationName={viewer.organisation?.name ?? null} />);
+      // The super admin's list of every organisation comes with organisation management; anyone
+      // else's is the organisations they are a guest of.
+      if (isSuperAdmin(viewer)) return page('shell', <HomePage organisationName={null} />);
+      return page('shell', chunk(<GuestOrganisationsPage viewer={viewer} />));
+    case 'report-invites':
+      // Any signed-in user may open it (spec §2).
+      return page('shell', chunk(<ReportInvitesPage viewer={viewer} />));
     case 'report-list':
       if (!can(viewer, 'ReportSubmissionList')) return notFound();
       return page(

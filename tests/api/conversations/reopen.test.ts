@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { reportConversations, reportSubmissionAssignees, reportSubmissionNotes, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { setTwoFactorActivated } from "../../helpers/two-factor-flag.ts";
 import { demoStaff, joinTeam, type DemoStaff } from "../../helpers/session.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { sendImage, STAFF_SEND_IMAGE } from "../../fixtures/chat-images.ts";
@@ -77,7 +78,13 @@ describe("writing into a concluded conversation", () => {
     const { id } = await closedReport();
     const [guest] = await server.db.select().from(users).where(eq(users.email, "guest@demo.test"));
     await server.db.insert(reportSubmissionAssignees).values({ submissionId: id, userId: guest!.id });
-    expect(errorOf(await as.guest.gql(SEND, { id, text: "Hello" }))).toBe("Re-open the report before replying.");
+    // With two-factor active (without it the guest cannot reach the report at all, decision 032).
+    await setTwoFactorActivated(server.db, "guest@demo.test", true);
+    try {
+      expect(errorOf(await as.guest.gql(SEND, { id, text: "Hello" }))).toBe("Re-open the report before replying.");
+    } finally {
+      await setTwoFactorActivated(server.db, "guest@demo.test", false);
+    }
     expect(errorOf(await as.owner.gql(SEND, { id, text: "Hello" }))).toBe("Only members of the report team can reply.");
     expect(await state(id)).toEqual({ status: "Completed", concluded: true });
 

@@ -7,6 +7,7 @@ import { plainJpeg } from "../../fixtures/files.ts";
 import { demoOrganisationIds } from "../../helpers/demo.ts";
 import { buildNorthwindReport, missingIds, organisationState, type HomeIds, type NorthwindReport, type TargetIds } from "../../helpers/northwind-report.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { setTwoFactorActivated } from "../../helpers/two-factor-flag.ts";
 import { demoStaff, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
 
 /**
@@ -25,6 +26,8 @@ let demoHome: HomeIds;
 beforeAll(async () => {
   server = await startTestServer();
   await seedDemo(server.db);
+  // Northwind's guest works its report as an allowed guest does: with two-factor active (decision 032).
+  await setTwoFactorActivated(server.db, "guest@northwind.test", true);
   as = await demoStaff(server);
   northwind = await buildNorthwindReport(server);
   const { demoId } = await demoOrganisationIds(server);

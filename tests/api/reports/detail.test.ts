@@ -8,6 +8,7 @@ import { ATTACHMENTS_PATH, upload } from "../../fixtures/attachments.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { anonymous, loginAs, type StaffClient, demoStaff, type DemoStaff } from "../../helpers/session.ts";
+import { setTwoFactorActivated } from "../../helpers/two-factor-flag.ts";
 
 let server: TestServer;
 let main: Awaited<ReturnType<typeof demoForm>>;
@@ -134,9 +135,18 @@ describe("reportSubmissionGet", () => {
   test("a guest on the team reads it, without the internal reference", async () => {
     const [guest] = await server.db.select().from(users).where(eq(users.email, "guest@demo.test"));
     await server.db.insert(reportSubmissionAssignees).values({ submissionId: demoAssigned.id, userId: guest!.id });
-    const report = await detail(as.guest, demoAssigned.id);
-    expect(report.id).toBe(demoAssigned.id);
-    expect(report.internalReference).toBeNull();
+    // Without two-factor authentication a guest is refused the report, and told why.
+    const refused = await as.guest.gql(DETAIL, { id: demoAssigned.id });
+    expect(refused.errors?.[0]?.message).toBe("2FA is required to manage report submissions from different organisations.");
+    expect(refused.data?.reportSubmissionGet ?? null).toBeNull();
+    await setTwoFactorActivated(server.db, "guest@demo.test", true);
+    try {
+      const report = await detail(as.guest, demoAssigned.id);
+      expect(report.id).toBe(demoAssigned.id);
+      expect(report.internalReference).toBeNull();
+    } finally {
+      await setTwoFactorActivated(server.db, "guest@demo.test", false);
+    }
   });
 
   test("a super admin reads reports of every organisation, never with the internal reference", async () => {

@@ -6,6 +6,7 @@ import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { generateReportId } from "../../../api/lib/report-credentials.ts";
 import { REPORT_LIST_FILTERS, SORT_KEYS, type ReportListFilter, type SubmissionStatus } from "../../../api/shared/enums.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { setTwoFactorActivated } from "../../helpers/two-factor-flag.ts";
 import { anonymous, loginAs, type StaffClient, demoStaff, type DemoStaff } from "../../helpers/session.ts";
 
 type Row = typeof reportSubmissions.$inferSelect;
@@ -98,9 +99,17 @@ describe("who sees which reports", () => {
 
   test("members see only reports they are on the team of; guests only theirs, without internal references", async () => {
     expectIds(await list(as.member, { filter: "All" }), rows.filter((r) => teams.get(ids.member)?.has(r.id)));
-    const guest = await list(as.guest, { filter: "All" });
-    expectIds(guest, rows.filter((r) => teams.get(ids.guest)?.has(r.id)));
-    expect(guest.list.map((r) => r.internalReference)).toEqual([null]);
+    // A guest without two-factor authentication sees none of them (decision 032).
+    const refused = await list(as.guest, { filter: "All" });
+    expect({ total: refused.total, rows: refused.list.length }).toEqual({ total: 0, rows: 0 });
+    await setTwoFactorActivated(server.db, "guest@demo.test", true);
+    try {
+      const guest = await list(as.guest, { filter: "All" });
+      expectIds(guest, rows.filter((r) => teams.get(ids.guest)?.has(r.id)));
+      expect(guest.list.map((r) => r.internalReference)).toEqual([null]);
+    } finally {
+      await setTwoFactorActivated(server.db, "guest@demo.test", false);
+    }
   });
 
   test("a super admin sees both organisations, or one by id, never internal references", async () => {

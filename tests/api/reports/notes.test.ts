@@ -4,6 +4,7 @@ import { reportSubmissionAssignees, reportSubmissionNotes, reportSubmissions, us
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { setTwoFactorActivated } from "../../helpers/two-factor-flag.ts";
 import { anonymous, loginAs, type StaffClient } from "../../helpers/session.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 
@@ -99,7 +100,14 @@ describe("reportSubmissionNoteCreate", () => {
     const before = (await server.db.select().from(reportSubmissions).where(eq(reportSubmissions.id, id)))[0]!.updatedAt;
     const note = await create(as.member, id, "  Spoke to the manager.  ");
     expect(note).toMatchObject({ note: "Spoke to the manager.", newStatus: null, editable: true, archived: false });
-    expect((await create(as.guest, id, "Outside view")).author?.role).toBe("GUEST_MEMBER");
+    // A guest reaches the report only with two-factor authentication active (decision 032).
+    expect(errorOf(await as.guest.gql(CREATE, { id, note: "Outside view" }))).toBe("2FA is required to manage report submissions from different organisations.");
+    await setTwoFactorActivated(server.db, "guest@demo.test", true);
+    try {
+      expect((await create(as.guest, id, "Outside view")).author?.role).toBe("GUEST_MEMBER");
+    } finally {
+      await setTwoFactorActivated(server.db, "guest@demo.test", false);
+    }
     expect((await audit(id, "NoteCreate")).map((entry) => entry.metadata)).toContainEqual({ noteId: note.id });
     const after = (await server.db.select().from(reportSubmissions).where(eq(reportSubmissions.id, id)))[0]!.updatedAt;
     expect(after.getTime()).toBeGreaterThan(before.getTime());

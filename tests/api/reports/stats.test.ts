@@ -16,6 +16,7 @@ import { TERMINAL_SUBMISSION_STATUSES, type SubmissionStatus } from "../../../ap
 import { createOrganisation } from "../../factories/users.ts";
 import { ReporterClient } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { setTwoFactorActivated } from "../../helpers/two-factor-flag.ts";
 import { anonymous, loginAs, type StaffClient, demoStaff, type DemoStaff } from "../../helpers/session.ts";
 
 type Row = typeof reportSubmissions.$inferSelect;
@@ -170,7 +171,14 @@ describe("organisationUserStats", () => {
     expect(await get(as.member)).toEqual(want((r) => Boolean(teams.get(ids.member)?.has(r.id))));
     const guest = want((r) => Boolean(teams.get(ids.guest)?.has(r.id)));
     expect(guest.unreadMessages).toBeGreaterThan(0);
-    expect(await get(as.guest)).toEqual({ ...guest, unassignedReports: 0 });
+    // A guest's counts come from reports they reach only with two-factor authentication (decision 032).
+    expect(await get(as.guest)).toEqual({ unreadMessages: 0, unassignedReports: 0 });
+    await setTwoFactorActivated(server.db, "guest@demo.test", true);
+    try {
+      expect(await get(as.guest)).toEqual({ ...guest, unassignedReports: 0 });
+    } finally {
+      await setTwoFactorActivated(server.db, "guest@demo.test", false);
+    }
     expect(await get(as.superAdmin, northwindId)).toEqual(want((r) => r.organisationId === northwindId));
   });
 

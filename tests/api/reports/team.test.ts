@@ -6,6 +6,7 @@ import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { createUser } from "../../factories/users.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { setTwoFactorActivated } from "../../helpers/two-factor-flag.ts";
 import { anonymous, loginAs, type StaffClient } from "../../helpers/session.ts";
 import { readableMail, startSmtpServer, type TestSmtpServer } from "../../helpers/smtp-server.ts";
 
@@ -220,6 +221,13 @@ describe("guest report invites", () => {
 
     expect(message(await guest.gql<Data>(Q.accept, { id: inviteId }))).toBe("Invite is not found");
     expect(message(await owner.gql<Data>(Q.accept, { id: inviteId }))).toBe("Invite is not found");
+    // Accepting needs two-factor authentication active; refused, the invite stays open and nothing is written.
+    const refused = await nwGuest.gql<Data>(Q.accept, { id: inviteId });
+    expect({ code: code(refused), message: message(refused) }).toEqual({ code: "FORBIDDEN", message: "2FA is required to accept invites." });
+    expect((await nwGuest.gql<Data>(Q.mine)).data?.guestMemberReportInvites).toContainEqual({ id: inviteId, status: "Opened", organisationName: "Demo Organisation", reportSubmissionID: report.id });
+    expect((await team(report.id)).map((row) => row.userId)).toEqual([uid("owner@demo.test")]);
+    expect(await audit(report.id, "InviteAccept")).toHaveLength(0);
+    await setTwoFactorActivated(server.db, "guest@northwind.test", true);
     expect((await nwGuest.gql<Data>(Q.accept, { id: inviteId })).data?.guestMemberReportInviteAccept.status).toBe("Approved");
     expect((await nwGuest.gql<Data>(Q.get, { id: report.id })).data?.reportSubmissionGet.reportID).toBe(report.reportID);
     const members = (await nwGuest.gql<Data>(Q.users, { r: report.id })).data?.reportSubmissionUsers.map((m: { user: { id: string } }) => m.user.id);
@@ -235,6 +243,9 @@ describe("guest report invites", () => {
     expect(await audit(report.id, "LeaveReport")).toHaveLength(1);
     // Holding an accepted invite, the guest may be put back by the owner.
     expect((await owner.gql<Data>(Q.assign, { id: report.id, u: uid("guest@northwind.test") })).data?.reportSubmissionAssignUser.assignedUsers).toHaveLength(2);
+    // Two-factor turned off again: the report is out of reach at once, and says why.
+    await setTwoFactorActivated(server.db, "guest@northwind.test", false);
+    expect(message(await nwGuest.gql<Data>(Q.get, { id: report.id }))).toBe("2FA is required to manage report submissions from different organisations.");
   });
 
   test("an invite is withdrawn (Aborted) or rejected (Rejected), by the right people only", async () => {

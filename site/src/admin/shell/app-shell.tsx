@@ -8,7 +8,7 @@ import { Notices } from '../ui/notices';
 import { displayName, isSuperAdmin, type Viewer } from '../viewer';
 import { AccountBanners } from './account-banners';
 import { $sidebarOpen, setSidebarOpen } from './shell-store';
-import { useDisconnect, useOrganisationName, useOrganisationUserStats } from './shell-data';
+import { useDisconnect, useGuestAccessStats, useOrganisationName, useOrganisationUserStats } from './shell-data';
 import { Sidebar, SIDEBAR_ID } from './sidebar';
 import { TopBar } from './top-bar';
 import './shell.css';
@@ -51,6 +51,7 @@ export function AppShell({ viewer, organisationID, children }: AppShellProps) {
   const sidebarOpen = useStore($sidebarOpen);
   const organisationName = useOrganisationName(viewer, organisationID);
   const stats = useOrganisationUserStats(viewer, organisationID);
+  const guestAccess = useGuestAccessStats(viewer);
   useDisconnect();
 
   // A link followed from the narrow-screen menu closes it, in the same render as the new screen:
@@ -87,6 +88,7 @@ export function AppShell({ viewer, organisationID, children }: AppShellProps) {
         open={sidebarOpen}
         unassignedReports={stats?.unassignedReports}
         unreadMessages={stats?.unreadMessages}
+        guestAccess={guestAccess}
         signingOut={signingOut}
         onSignOut={() => void onSignOut()}
       />

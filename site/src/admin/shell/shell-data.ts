@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useQuery, useSubscription } from 'urql';
 import { endSession } from '../features/auth/session-store';
 import { navigate } from '../router';
@@ -26,26 +26,46 @@ const USER_STATS_QUERY = `query ShellOrganisationUserStats($organisationID: ID) 
 const USER_STATS_SUBSCRIPTION = `subscription ShellOrganisationUserStatsLive($organisationID: ID) {
   organisationUserStats(organisationID: $organisationID) { unassignedReports unreadMessages } }`;
 
-type UserStats = { unassignedReports: number; unreadMessages: number };
+type OrganisationUserStats = { unassignedReports: number; unreadMessages: number };
 
-/** The Reports (unassigned) and Conversations (unread) counters; skipped for guest members (spec section 6). */
-export function useOrganisationUserStats(viewer: Viewer, organisationID: string | undefined): UserStats | undefined {
-  const skip = isGuestMember(viewer) || !can(viewer, 'ReportSubmissionList');
-  const variables = { organisationID: organisationID ?? null };
-  const [result, refetch] = useQuery<{ organisationUserStats: UserStats }>({ query: USER_STATS_QUERY, variables, pause: skip });
-  // The subscription carries the numbers themselves; without it (or after a drop) they are fetched.
-  const [live, setLive] = useState<{ scope: string; stats: UserStats }>();
-  const scope = organisationID ?? '';
+/**
+ * A live value of the frame: fetched once, then carried by its subscription (which sends the numbers
+ * themselves); without the subscription, or after a drop, fetched again. `scope` names what the
+ * numbers are for, so a value heard for another scope is never shown.
+ */
+function useLiveValue<Field extends string, T>(field: Field, query: string, subscription: string, variables: Record<string, unknown>, scope: string, skip: boolean): T | undefined {
+  const [result, refetch] = useQuery<Record<Field, T>>({ query, variables, pause: skip });
+  const [live, setLive] = useState<{ scope: string; value: T }>();
   const onEvent = useCallback(
-    (data?: { organisationUserStats?: UserStats }) => {
-      if (data?.organisationUserStats) setLive({ scope, stats: data.organisationUserStats });
+    (data?: Partial<Record<Field, T>>) => {
+      const value = data?.[field];
+      if (value) setLive({ scope, value });
       else refetch({ requestPolicy: 'network-only' });
     },
-    [scope, refetch],
+    [field, scope, refetch],
   );
-  useLiveRefresh({ subscription: USER_STATS_SUBSCRIPTION, variables, pause: skip, onEvent });
+  useLiveRefresh({ subscription, variables, pause: skip, onEvent });
   if (skip) return undefined;
-  return live?.scope === scope ? live.stats : result.data?.organisationUserStats;
+  return live?.scope === scope ? live.value : result.data?.[field];
+}
+
+/** The Reports (unassigned) and Conversations (unread) counters; skipped for guest members (spec section 6). */
+export function useOrganisationUserStats(viewer: Viewer, organisationID: string | undefined): OrganisationUserStats | undefined {
+  const skip = isGuestMember(viewer) || !can(viewer, 'ReportSubmissionList');
+  const variables = useMemo(() => ({ organisationID: organisationID ?? null }), [organisationID]);
+  return useLiveValue<'organisationUserStats', OrganisationUserStats>('organisationUserStats', USER_STATS_QUERY, USER_STATS_SUBSCRIPTION, variables, organisationID ?? '', skip);
+}
+
+const GUEST_ACCESS_QUERY = 'query ShellUserStats { userStats { guestOrganisationCount pendingInvites } }';
+const GUEST_ACCESS_SUBSCRIPTION = 'subscription ShellUserStatsLive { userStats { guestOrganisationCount pendingInvites } }';
+const NO_VARIABLES = {};
+
+export type GuestAccessStats = { guestOrganisationCount: number; pendingInvites: number };
+
+/** The Guest Access menu's counts, live: a new invite shows in the pending count without a reload. */
+export function useGuestAccessStats(viewer: Viewer): GuestAccessStats | undefined {
+  // A super admin reaches every organisation already; only other accounts are invited as guests.
+  return useLiveValue<'userStats', GuestAccessStats>('userStats', GUEST_ACCESS_QUERY, GUEST_ACCESS_SUBSCRIPTION, NO_VARIABLES, viewer.id, isSuperAdmin(viewer));
 }
 
 const DISCONNECT_SUBSCRIPTION = 'subscription ShellDisconnect { organisationUserDisconnect }';

@@ -1,8 +1,9 @@
 import { useStore } from '../../lib/use-store';
-import { conversationsPath, dashboardPath, formTemplateListPath, reportFormListPath, reportListPath, settingsPath } from '../paths';
+import { conversationsPath, dashboardPath, formTemplateListPath, organisationsPath, reportFormListPath, reportInvitesPath, reportListPath, settingsPath } from '../paths';
 import { $location } from '../router';
 import { Link } from '../ui/link';
 import { can, isGuestMember, isSuperAdmin, type Viewer } from '../viewer';
+import type { GuestAccessStats } from './shell-data';
 
 type SidebarProps = {
   viewer: Viewer;
@@ -12,6 +13,8 @@ type SidebarProps = {
   unassignedReports?: number;
   /** The reporters' messages nobody on the team has read yet, for the Conversations badge. */
   unreadMessages?: number;
+  /** The Guest Access counts; the section shows only while either is above nought. */
+  guestAccess?: GuestAccessStats | undefined;
   signingOut: boolean;
   onSignOut: () => void;
 };
@@ -24,6 +27,8 @@ type Item = { label: string; to: string; active: (pathname: string) => boolean; 
  */
 function activityItems(viewer: Viewer, organisationID: string | undefined, unassignedReports: number | undefined, unreadMessages: number | undefined): Item[] {
   const items: Item[] = [];
+  // A guest reaches reports only with two-factor active (decision 032): no links that would only turn them back.
+  if (isGuestMember(viewer) && !viewer.twoFactorAuthenticationActivated) return items;
   if (!isGuestMember(viewer)) {
     const to = dashboardPath(organisationID);
     items.push({ label: 'Dashboard', to, active: (pathname) => pathname === to });
@@ -65,6 +70,16 @@ function manageItems(viewer: Viewer): Item[] {
   return items;
 }
 
+/** Guest Access (spec §2): Invites with the pending count, and Organisations, for someone who has either. */
+function guestAccessItems(stats: GuestAccessStats | undefined): Item[] {
+  if (!stats || (stats.guestOrganisationCount === 0 && stats.pendingInvites === 0)) return [];
+  const invites = reportInvitesPath();
+  const organisations = organisationsPath();
+  const item: Item = { label: 'Invites', to: invites, active: (pathname) => pathname === invites };
+  if (stats.pendingInvites) item.badge = { count: stats.pendingInvites, label: `${stats.pendingInvites} pending` };
+  return [item, { label: 'Organisations', to: organisations, active: (pathname) => pathname === organisations }];
+}
+
 function SidebarSection({ heading, items, pathname }: { heading: string; items: Item[]; pathname: string }) {
   if (items.length === 0) return null;
   return (
@@ -92,7 +107,7 @@ function SidebarSection({ heading, items, pathname }: { heading: string; items: 
 /** The top bar's menu toggle controls the sidebar by this id. */
 export const SIDEBAR_ID = 'admin-sidebar';
 
-export function Sidebar({ viewer, organisationID, open, unassignedReports, unreadMessages, signingOut, onSignOut }: SidebarProps) {
+export function Sidebar({ viewer, organisationID, open, unassignedReports, unreadMessages, guestAccess, signingOut, onSignOut }: SidebarProps) {
   const { pathname } = useStore($location);
   return (
     <nav id={SIDEBAR_ID} className={`sidebar${open ? ' sidebar--open' : ''}`} aria-label="Main">
@@ -100,6 +115,7 @@ export function Sidebar({ viewer, organisationID, open, unassignedReports, unrea
       <SidebarSection heading="Activity" items={activityItems(viewer, organisationID, unassignedReports, unreadMessages)} pathname={pathname} />
       <SidebarSection heading="Reporting" items={reportingItems(viewer, organisationID)} pathname={pathname} />
       <SidebarSection heading="Manage" items={manageItems(viewer)} pathname={pathname} />
+      <SidebarSection heading="Guest Access" items={guestAccessItems(guestAccess)} pathname={pathname} />
       <div className="sidebar__section sidebar__section--end">
         <button type="button" className="sidebar__link sidebar__logout" onClick={onSignOut} disabled={signingOut}>
           Logout

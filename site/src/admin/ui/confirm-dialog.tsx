@@ -7,13 +7,15 @@ type ConfirmDialogProps = {
   action: string;
   name: string;
   title?: string;
+  /** A question of its own, where the spec words one (the reject invite dialog). */
+  question?: string;
   /** Runs the action; answers an error message to show, or undefined when it worked. */
   onConfirm: () => Promise<string | undefined>;
   onClose: () => void;
 };
 
 /** The spec's confirmation: the question, Cancel and Yes; a failure stays in the dialog's error block. */
-export function ConfirmDialog({ action, name, title = 'Please confirm', onConfirm, onClose }: ConfirmDialogProps) {
+export function ConfirmDialog({ action, name, title = 'Please confirm', question, onConfirm, onClose }: ConfirmDialogProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
 
@@ -42,7 +44,7 @@ export function ConfirmDialog({ action, name, title = 'Please confirm', onConfir
       }
     >
       <ErrorBanner message={error} />
-      <p>{`Are you sure you want to ${action} this ${name}?`}</p>
+      <p>{question ?? `Are you sure you want to ${action} this ${name}?`}</p>
     </Dialog>
   );
 }

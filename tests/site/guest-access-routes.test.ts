@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { permissionsOf } from "../../api/shared/permissions.ts";
+import { ROLE_NAMES, type RoleName } from "../../api/shared/enums.ts";
+import { matchScreen, organisationsPath, reportInvitesPath } from "../../site/src/admin/paths.ts";
+import type { Viewer } from "../../site/src/admin/viewer.ts";
+
+/** The Guest Access screens in the console's address book and route table (decision 032). */
+
+// routes.tsx reaches the browser's location when the router loads; a bare stand-in is enough here.
+const globals = globalThis as unknown as { window?: unknown };
+const hadWindow = "window" in globals;
+let routes: typeof import("../../site/src/admin/routes.tsx");
+
+beforeAll(async () => {
+  if (!hadWindow) globals.window = { location: { pathname: "/admin", search: "" }, addEventListener() {} };
+  routes = await import("../../site/src/admin/routes.tsx");
+});
+afterAll(() => {
+  if (!hadWindow) delete globals.window;
+});
+
+function viewerOf(role: RoleName, twoFactorAuthenticationActivated: boolean): Viewer {
+  return {
+    id: `user-${role}`,
+    email: `${role.toLowerCase()}@example.test`,
+    firstName: "Test",
+    lastName: "User",
+    verified: true,
+    twoFactorAuthenticationActivated,
+    role: { name: role, label: role, permissions: permissionsOf(role) },
+    organisation: role === "SUPER_ADMIN" ? null : { id: "org-1", name: "Org", slug: "org" },
+  };
+}
+
+const resolve = (pathname: string, viewer: Viewer) => routes.resolveSignedInRoute({ pathname, search: "" }, viewer);
+/** The screen's name, looking through the Suspense that wraps a lazy screen. */
+function screenName(result: ReturnType<typeof resolve>): string | undefined {
+  if (result.kind !== "page") return undefined;
+  const element = result.element as { type?: { name?: string }; props: { children?: { type?: { displayName?: string } } } };
+  return element.props.children?.type?.displayName ?? element.type?.name;
+}
+
+const REPORT_PATHS = ["/admin/manage/reports", "/admin/manage/reports/overview/form-1/report-1", "/admin/manage/report-conversations"];
+
+describe("guest access routes", () => {
+  test("/admin/manage/report-invites is its own screen, and only that exact path", () => {
+    expect(reportInvitesPath()).toBe("/admin/manage/report-invites");
+    expect(organisationsPath()).toBe("/admin/manage/organisations");
+    expect(matchScreen("/admin/manage/report-invites")).toEqual({ name: "report-invites" });
+    expect(matchScreen("/admin/manage/report-invites/extra")).toEqual({ name: "not-found" });
+  });
+
+  test("any signed-in user may open the report invites page (spec §2), with or without two-factor", () => {
+    for (const role of ROLE_NAMES) {
+      for (const twoFactor of [true, false]) expect(screenName(resolve("/admin/manage/report-invites", viewerOf(role, twoFactor)))).toBe("ReportInvitesPage");
+    }
+  });
+
+  test("the organisations list is the guest's list for everyone but a super admin", () => {
+    expect(screenName(resolve("/admin/manage/organisations", viewerOf("SUPER_ADMIN", false)))).toBe("HomePage");
+    for (const role of ["ORGANISATION_OWNER", "ORGANISATION_ADMIN", "MEMBER", "GUEST_MEMBER"] as const) {
+      expect(screenName(resolve("/admin/manage/organisations", viewerOf(role, false)))).toBe("GuestOrganisationsPage");
+    }
+  });
+
+  test("a guest without two-factor is sent from the reports to the organisations list; with it they get the screens", () => {
+    for (const path of REPORT_PATHS) {
+      expect(resolve(path, viewerOf("GUEST_MEMBER", false))).toEqual({ kind: "redirect", to: "/admin/manage/organisations" });
+      expect(resolve(path, viewerOf("GUEST_MEMBER", true)).kind).toBe("page");
+    }
+  });
+
+  test("members, owners and admins are not redirected: their own organisation's reports need no two-factor", () => {
+    for (const role of ["ORGANISATION_OWNER", "ORGANISATION_ADMIN", "MEMBER"] as const) {
+      for (const path of REPORT_PATHS) expect(resolve(path, viewerOf(role, false)).kind).toBe("page");
+    }
+  });
+});
