@@ -2,6 +2,7 @@ import { builder } from "./builder.ts";
 // Each module registers its types and fields on the builder when imported.
 import "../modules/audit/graphql.ts";
 import "../modules/auth/graphql.ts";
+import "../modules/auth/two-factor/graphql.ts";
 import "../modules/conversations/graphql.ts";
 import "../modules/forms/graphql.ts";
 import "../modules/form-templates/graphql.ts";

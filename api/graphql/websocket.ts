@@ -117,7 +117,8 @@ async function keepAlive(socket: ServerWebSocket<SocketData>): Promise<void> {
   const { actor, db } = socket.data.ctx;
   const alive =
     actor.kind === "staff"
-      ? Boolean(await resolveStaffSessionByHash(db, actor.sessionTokenHash).catch(() => null))
+      ? // A session that now owes a two-factor step (2FA just turned on) is no longer a staff session.
+        (await resolveStaffSessionByHash(db, actor.sessionTokenHash).catch(() => null))?.kind === "staff"
       : actor.kind === "reporter"
         ? await reporterSessionAlive(db, actor.sessionTokenHash).catch(() => false)
         : true;
