@@ -1,5 +1,7 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { LoginPage } from './features/auth/components/login-page';
+import { LoginVerifyPage } from './features/auth/components/login-verify-page';
+import { twoFactorGate } from './features/two-factor/two-factor-gate';
 import { endSession, refreshViewer } from './features/auth/session-store';
 import { ConversationsPage } from './features/conversations/conversations-page';
 import { DashboardPage } from './features/dashboard/dashboard-page';
@@ -22,6 +24,7 @@ export type RouteResult =
 
 export const ADMIN_ROOT = '/admin';
 const BOUNCED_LOGIN = `${ADMIN_ROOT}?bounced=1`;
+const LOGIN_VERIFY_PATH = `${ADMIN_ROOT}/login-verify`;
 const PASSWORD_CHANGED_LOGIN = `${ADMIN_ROOT}?password_changed=1`;
 
 // Every session ended with the password change (spec §4): the login page says why.
@@ -76,13 +79,27 @@ export function resolveSignedOutRoute(location: AdminLocation): RouteResult {
     const notice = params.get('password_changed') === '1' ? PASSWORD_UPDATED : undefined;
     return page('bare', <LoginPage bounced={bounced} notice={notice} />);
   }
+  if (location.pathname === LOGIN_VERIFY_PATH) return loginVerifyRoute(location.search);
   // Forgot password, reset, magic-link and verification screens are not
   // built yet; saying so beats bouncing a logged-out visitor to the login.
   if (PUBLIC_PATHS.some((pattern) => pattern.test(location.pathname))) return page('bare', <NotFoundPage />);
   return { kind: 'redirect', to: BOUNCED_LOGIN, rememberReturnPath: true };
 }
 
+/** The magic link needs both values, else it goes to the login page (spec §2). */
+function loginVerifyRoute(search: string): RouteResult {
+  const params = new URLSearchParams(search);
+  const email = params.get('email');
+  const token = params.get('token');
+  if (!email || !token) return { kind: 'redirect', to: ADMIN_ROOT };
+  return page('bare', <LoginVerifyPage key={token} email={email} token={token} />);
+}
+
 export function resolveSignedInRoute(location: AdminLocation, viewer: Viewer, returnPath?: string): RouteResult {
+  // A session that owes its two-factor step sees only that step, wherever it is (decision 030).
+  const twoFactorScreen = twoFactorGate(viewer);
+  if (twoFactorScreen) return page('bare', twoFactorScreen);
+  if (location.pathname === LOGIN_VERIFY_PATH) return { kind: 'redirect', to: homePathFor(viewer) };
   const screen = matchScreen(location.pathname);
   // The organisation-scoped variants are the super admin's way into one organisation.
   if ('organisationID' in screen && screen.organisationID !== undefined && !isSuperAdmin(viewer)) return notFound();
