@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { LoginPage } from './features/auth/components/login-page';
 import { LoginVerifyPage } from './features/auth/components/login-verify-page';
-import { twoFactorGate } from './features/two-factor/two-factor-gate';
+import { twoFactorGate } from './features/auth/two-factor/two-factor-gate';
 import { endSession, refreshViewer } from './features/auth/session-store';
 import { ConversationsPage } from './features/conversations/conversations-page';
 import { DashboardPage } from './features/dashboard/dashboard-page';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { useDocumentTitle } from '../../ui/document-title';
-import { navigate } from '../../router';
-import { signOut } from '../auth/session-store';
+import { useDocumentTitle } from '../../../ui/document-title';
+import { navigate } from '../../../router';
+import { signOut } from '../session-store';
 import './two-factor.css';
 
 type TwoFactorLayoutProps = {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { refreshViewer, restoreSession } from '../auth/session-store';
+import { refreshViewer, restoreSession } from '../session-store';
 import { CodeForm } from './code-form';
 import { TwoFactorLayout } from './two-factor-layout';
 import { recover, submitPasscode, type Outcome } from './two-factor-api';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { TextField } from '../../../lib/text-field';
-import { ErrorBanner } from '../../ui/error-banner';
+import { TextField } from '../../../../lib/text-field';
+import { ErrorBanner } from '../../../ui/error-banner';
 import type { Outcome } from './two-factor-api';
 
 type CodeFormProps = {

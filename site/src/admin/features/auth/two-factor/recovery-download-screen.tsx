@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { ErrorBanner } from '../../ui/error-banner';
-import { refreshViewer } from '../auth/session-store';
+import { ErrorBanner } from '../../../ui/error-banner';
+import { refreshViewer } from '../session-store';
 import { TwoFactorLayout } from './two-factor-layout';
 import { loadRecoveryCode, RECOVERY_CODE_FILE } from './two-factor-api';
 import { setRecoveryCodeOwed } from './two-factor-store';

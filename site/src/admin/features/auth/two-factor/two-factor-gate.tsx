@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Viewer } from '../../viewer';
+import type { Viewer } from '../../../viewer';
 import { PasscodeScreen } from './passcode-screen';
 import { RecoveryDownloadScreen } from './recovery-download-screen';
 import { SetupScreen } from './setup-screen';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { ErrorBanner } from '../../ui/error-banner';
-import { refreshViewer } from '../auth/session-store';
+import { ErrorBanner } from '../../../ui/error-banner';
+import { refreshViewer } from '../session-store';
 import { CodeForm } from './code-form';
 import { TwoFactorLayout } from './two-factor-layout';
 import { loadSecret, submitPasscode, undoSetup } from './two-factor-api';

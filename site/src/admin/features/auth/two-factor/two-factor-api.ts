@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { graphqlRequest } from '../../../lib/graphql';
-import { FALLBACK_ERROR_MESSAGE, postJson } from '../../../lib/http';
+import { graphqlRequest } from '../../../../lib/graphql';
+import { FALLBACK_ERROR_MESSAGE, postJson } from '../../../../lib/http';
 
 // The two-factor calls (spec §7). The screens that use them come before the console, outside its
 // GraphQL client, so they make plain requests like the login page does.
