@@ -1,4 +1,7 @@
-import { passcodeAt, totpStep } from "../../api/modules/auth/two-factor/codes.ts";
+import { eq } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import { sessions, users } from "../../db/schema/index.ts";
+import { newTotpSecret, passcodeAt, totpStep } from "../../api/modules/auth/two-factor/codes.ts";
 
 /**
  * Passcodes as an authenticator app would show them. A passcode is accepted once, so a test that
@@ -17,4 +20,18 @@ export function authenticator(secret: string) {
     },
     passcodeAt: (step: number) => passcodeAt(secret, step),
   };
+}
+
+/**
+ * Gives an account two-factor authentication as if its owner had set it up, and counts its existing
+ * sessions as having given the passcode, for tests about what 2FA unlocks (guest access) rather than
+ * about 2FA itself. Setting only `two_factor_authentication_activated` is not enough: such an
+ * account owes setup, and its sessions reach nothing until it is done (decision 030). Call it after
+ * signing the user in: a session opened afterwards owes its passcode, as it should.
+ */
+export async function giveTwoFactor(db: Database, userId: string): Promise<{ secret: string }> {
+  const secret = newTotpSecret();
+  await db.update(users).set({ twoFactorAuthenticationActivated: true, twoFactorAuthenticationIsSet: true, twoFactorSecret: secret }).where(eq(users.id, userId));
+  await db.update(sessions).set({ twoFactorPassed: true }).where(eq(sessions.userId, userId));
+  return { secret };
 }

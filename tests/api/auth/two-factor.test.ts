@@ -4,7 +4,7 @@ import { sessions, userActivities, users } from "../../../db/schema/index.ts";
 import { createOrganisation, createUser } from "../../factories/users.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { anonymous, cookieFrom, clientWithCookie, loginAs, type StaffClient } from "../../helpers/session.ts";
-import { authenticator } from "../../helpers/two-factor.ts";
+import { authenticator, giveTwoFactor } from "../../helpers/two-factor.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
 
 let server: TestServer;
@@ -231,5 +231,17 @@ describe("turning two-factor authentication off", () => {
     expect(await client.fetch("/api/auth/check").then((r) => r.text())).toBe("unauthorised");
     const unknown = await admin.gql(`mutation { userTwoFactorAuthenticationUpdate(userID: "not-an-id", activated: false) }`);
     expect(unknown.errors?.[0]?.message).toBe("User is not found");
+  });
+});
+
+describe("the test helper other suites use", () => {
+  test("giveTwoFactor leaves a signed-in session in, with 2FA active, and a new sign-in owing its passcode", async () => {
+    const user = await createUser(server.db, { role: "GUEST_MEMBER", organisationId });
+    const client = await loginAs(server, user.email, user.password);
+    await giveTwoFactor(server.db, user.id);
+    const viewer = await client.gql<ViewerData>(VIEWER);
+    expect(viewer.data?.viewer).toMatchObject({ pass2FA: true, twoFactorAuthenticationActivated: true, twoFactorAuthenticationIsSet: true });
+    const { body } = await signIn(user);
+    expect(body.user.pass2FA).toBe(false);
   });
 });
