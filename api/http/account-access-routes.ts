@@ -44,10 +44,8 @@ export function accountAccessRoutes(services: Services) {
 
   app.post("/two_factor/verification", async (c) => {
     try {
-      const ctx = requestCtx(c);
-      await verifyPasscode(ctx, await readJsonObject(c));
-      const actor = ctx.actor as { userId: string };
-      return c.json({ user: { ...(await loadViewer(services.database.db, actor.userId)), pass2FA: true } });
+      const userId = await verifyPasscode(requestCtx(c), await readJsonObject(c));
+      return c.json({ user: { ...(await loadViewer(services.database.db, userId)), pass2FA: true } });
     } catch (error) {
       return errorResponse(c, error);
     }

@@ -23,7 +23,8 @@ export const SETUP_NOT_STARTED = "Two-Factor Authentication has not been set up 
  * time step is recorded in the same statement that checks it was not used before, so a passcode is
  * accepted once even when two requests race with it.
  */
-export async function verifyPasscode(ctx: Ctx, rawInput: unknown, now = new Date()): Promise<void> {
+/** Resolves to the user whose session has now passed. */
+export async function verifyPasscode(ctx: Ctx, rawInput: unknown, now = new Date()): Promise<string> {
   const actor = requirePending(ctx);
   const { passcode } = parseWith(PasscodeInput, rawInput);
   const account = await twoFactorState(ctx.db, actor.userId);
@@ -50,4 +51,5 @@ export async function verifyPasscode(ctx: Ctx, rawInput: unknown, now = new Date
   // Another request took this step (or changed the secret) in between: the code was used.
   if (!accepted) return wrongCode(ctx, actor, WRONG_PASSCODE, now);
   await clearFailures(ctx.db, await subjectKey(ctx.db, "staff", actor.email.toLowerCase()));
+  return actor.userId;
 }
