@@ -138,8 +138,10 @@ describe("signing in with two-factor authentication", () => {
     expect(body.user).toEqual({ twoFactorAuthenticationActivated: true, twoFactorAuthenticationIsSet: true, pass2FA: false });
     expect(await client.fetch("/api/auth/check").then((r) => r.text())).toBe("two_factor_required");
     await expectNoData(client);
-    // The key is never shown again once confirmed.
+    // The key is never shown again once confirmed, and the password alone cannot undo it.
     expect((await client.gql(SECRET_QUERY)).errors?.[0]?.message).toContain("already set up");
+    expect((await client.gql("mutation { twoFactorAuthenticationUndo }")).errors?.[0]?.message).toContain("already set up");
+    expect((await rowOf(user.id)).twoFactorAuthenticationActivated).toBe(true);
 
     const code = phone.nextPasscode();
     expect((await sendPasscode(client, code)).status).toBe(200);
@@ -150,6 +152,9 @@ describe("signing in with two-factor authentication", () => {
     const replay = await sendPasscode(second, code);
     expect(replay.status).toBe(400);
     expect(((await second.gql<ViewerData>(VIEWER)).data?.viewer.pass2FA)).toBe(false);
+    // Sign Out on the passcode screen ends the session that owed it.
+    expect((await postJson(second, "/api/auth/logout", {})).status).toBe(200);
+    expect(await second.fetch("/api/auth/check").then((r) => r.text())).toBe("unauthorised");
   });
 
   test("too many wrong passcodes end the session", async () => {
