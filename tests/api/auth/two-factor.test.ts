@@ -202,6 +202,19 @@ describe("signing in with two-factor authentication", () => {
   });
 });
 
+describe("an open console socket", () => {
+  test("is closed at the next keep-alive once its session owes a two-factor step", async () => {
+    const user = await createUser(server.db, { role: "MEMBER", organisationId });
+    const client = await loginAs(server, user.email, user.password);
+    const socket = new WebSocket(`ws://127.0.0.1:${server.port}/api/gql/query`, { protocols: ["graphql-transport-ws"], headers: { Cookie: client.cookie, Host: `localhost:${server.port}`, Origin: `http://localhost:${server.port}` } } as unknown as string[]);
+    const closed = new Promise<number>((resolve) => (socket.onclose = (event) => resolve(event.code)));
+    await new Promise((resolve) => (socket.onopen = resolve));
+    socket.send(JSON.stringify({ type: "connection_init" }));
+    await turnOn(client);
+    expect(await closed).toBe(4401);
+  }, 20_000);
+});
+
 describe("turning two-factor authentication off", () => {
   test("the user turns it off from Settings: the other sessions end", async () => {
     const { user, client } = await ownerWithTwoFactor();
