@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { LoginPage } from './features/auth/components/login-page';
 import { LoginVerifyPage } from './features/auth/components/login-verify-page';
 import { twoFactorGate } from './features/auth/two-factor/two-factor-gate';
@@ -13,6 +13,7 @@ import { SettingsPage } from './features/settings/settings-page';
 import { matchScreen, reportDetailPath, type Screen } from './paths';
 import { navigate, type AdminLocation } from './router';
 import { NotFoundPage } from './ui/not-found-page';
+import { lazyScreen } from './ui/lazy-screen';
 import { can, homePathFor, isGuestMember, isSuperAdmin, type Viewer } from './viewer';
 
 // Which screen a location shows, for a signed-out visitor and for a viewer.
@@ -40,15 +41,7 @@ const PUBLIC_PATHS = [
 ];
 
 // The forms' screens, and above all the builder with its drag-and-drop and editor libraries, are
-// separate chunks: the login page and the reports never download them. Each keeps its export's
-// name as displayName, so the route table's tests (and React's tools) can tell them apart.
-function lazyScreen<N extends string, P>(name: N, load: () => Promise<Record<N, ComponentType<P>>>) {
-  return Object.assign(
-    lazy(() => load().then((module) => ({ default: module[name] }))),
-    { displayName: name },
-  );
-}
-
+// separate chunks: the login page and the reports never download them.
 const FormsPage = lazyScreen('FormsPage', () => import('./features/forms/forms-page'));
 const FormPage = lazyScreen('FormPage', () => import('./features/forms/report-form-page'));
 const FormTemplatesPage = lazyScreen('FormTemplatesPage', () => import('./features/form-templates/form-templates-page'));

@@ -1,9 +1,24 @@
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
+import { lazyScreen } from '../../../ui/lazy-screen';
 import type { Viewer } from '../../../viewer';
-import { PasscodeScreen } from './passcode-screen';
-import { RecoveryDownloadScreen } from './recovery-download-screen';
-import { SetupScreen } from './setup-screen';
 import { $recoveryCodeOwed } from './two-factor-store';
+
+// The screens (and the QR code drawer) load only for a viewer who owes a step: most sign-ins never do.
+const SetupScreen = lazyScreen('SetupScreen', () => import('./setup-screen'));
+const PasscodeScreen = lazyScreen('PasscodeScreen', () => import('./passcode-screen'));
+const RecoveryDownloadScreen = lazyScreen('RecoveryDownloadScreen', () => import('./recovery-download-screen'));
+
+const step = (element: ReactNode) => (
+  <Suspense
+    fallback={
+      <p className="muted" role="status">
+        Loading…
+      </p>
+    }
+  >
+    {element}
+  </Suspense>
+);
 
 /**
  * The screen a signed-in viewer must pass before the console (spec §4 Two-factor: not set up,
@@ -12,8 +27,8 @@ import { $recoveryCodeOwed } from './two-factor-store';
  */
 export function twoFactorGate(viewer: Viewer): ReactNode | undefined {
   if (!viewer.twoFactorAuthenticationActivated) return undefined;
-  if (!viewer.twoFactorAuthenticationIsSet) return <SetupScreen userID={viewer.id} />;
-  if (!viewer.pass2FA) return <PasscodeScreen />;
-  if (!viewer.hasRecoveryCode || $recoveryCodeOwed.get() === viewer.id) return <RecoveryDownloadScreen />;
+  if (!viewer.twoFactorAuthenticationIsSet) return step(<SetupScreen userID={viewer.id} />);
+  if (!viewer.pass2FA) return step(<PasscodeScreen />);
+  if (!viewer.hasRecoveryCode || $recoveryCodeOwed.get() === viewer.id) return step(<RecoveryDownloadScreen />);
   return undefined;
 }
