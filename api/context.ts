@@ -23,6 +23,23 @@ export interface StaffActor {
   sessionTokenHash: string;
 }
 
+/**
+ * A staff session that has the password (or magic link) but still owes its two-factor step: a
+ * passcode, or the setup of two-factor authentication turned on for the account. It reaches
+ * nothing a staff actor reaches; only the two-factor calls and its own viewer accept it
+ * (docs/decisions/030-two-factor-and-magic-link.md).
+ */
+export interface TwoFactorPendingActor {
+  kind: "two-factor-pending";
+  userId: string;
+  email: string;
+  role: RoleName;
+  organisationId: string | null;
+  /** True when the account has a confirmed authenticator (a passcode is owed); false while setup is owed. */
+  twoFactorSet: boolean;
+  sessionTokenHash: string;
+}
+
 /** An anonymous reporter holding a report session: reaches one organisation and at most one submission. */
 export interface ReporterActor {
   kind: "reporter";
@@ -33,7 +50,10 @@ export interface ReporterActor {
   sessionTokenHash: string;
 }
 
-export type Actor = StaffActor | ReporterActor | { kind: "anonymous" } | { kind: "system" };
+export type Actor = StaffActor | TwoFactorPendingActor | ReporterActor | { kind: "anonymous" } | { kind: "system" };
+
+/** A staff session, whether or not it has passed its two-factor step. */
+export type SignedInActor = StaffActor | TwoFactorPendingActor;
 
 /** The organisation a request's host names ({slug}.{APP_DOMAIN}), if any. */
 export type HostOrganisation = PublicOrganisation;

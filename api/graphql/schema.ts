@@ -3,6 +3,7 @@ import { builder } from "./builder.ts";
 import "../modules/account-access/graphql.ts";
 import "../modules/audit/graphql.ts";
 import "../modules/auth/graphql.ts";
+import "../modules/auth/two-factor/graphql.ts";
 import "../modules/conversations/graphql.ts";
 import "../modules/forms/graphql.ts";
 import "../modules/form-templates/graphql.ts";

@@ -48,7 +48,8 @@ export class OperationBudget {
 
 /** The session a socket belongs to; anonymous sockets have none (and no reporter's address is ever kept to count them by). */
 export function sessionKeyOf(actor: Actor): string | null {
-  return actor.kind === "staff" || actor.kind === "reporter" ? `${actor.kind}:${actor.sessionTokenHash}` : null;
+  if (actor.kind === "staff" || actor.kind === "two-factor-pending") return `staff:${actor.sessionTokenHash}`;
+  return actor.kind === "reporter" ? `reporter:${actor.sessionTokenHash}` : null;
 }
 
 /** Open sockets per session, in this process. A place is taken when the upgrade is accepted, before the socket opens, so a burst of upgrades cannot overshoot. */

@@ -115,9 +115,12 @@ export function createWebSocketHandler(yoga: GraphqlServer, sessionSockets: Sess
 /** Pings, and ends the socket once the session behind it (staff or reporter) has expired or ended. */
 async function keepAlive(socket: ServerWebSocket<SocketData>): Promise<void> {
   const { actor, db } = socket.data.ctx;
+  // A staff socket lives while its session resolves to what it was when the socket opened: one that
+  // now owes a two-factor step (2FA just turned on) or has just passed it is closed, and a reconnect
+  // gets the session as it is now.
   const alive =
-    actor.kind === "staff"
-      ? Boolean(await resolveStaffSessionByHash(db, actor.sessionTokenHash).catch(() => null))
+    actor.kind === "staff" || actor.kind === "two-factor-pending"
+      ? (await resolveStaffSessionByHash(db, actor.sessionTokenHash).catch(() => null))?.kind === actor.kind
       : actor.kind === "reporter"
         ? await reporterSessionAlive(db, actor.sessionTokenHash).catch(() => false)
         : true;

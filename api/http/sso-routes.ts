@@ -4,12 +4,11 @@ import type { Services } from "../context.ts";
 import { badInput } from "../lib/errors.ts";
 import { ChallengeRequiredError } from "../lib/proof-of-work.ts";
 import { parseWith } from "../lib/validation.ts";
-import { STAFF_ABSOLUTE_TIMEOUT_MS, STAFF_COOKIE } from "../modules/auth/session-policy.ts";
 import { loadIssuer } from "../modules/auth/sso-issuer.ts";
 import { loginWithSso, SsoLoginInput } from "../modules/auth/sso-sign-in.ts";
 import { authorizationRequest, decodeFlow, encodeFlow, SSO_FLOW_LIFETIME_MS } from "../modules/auth/sso-tokens.ts";
-import { loadViewer } from "../modules/users/viewer.ts";
 import { errorResponse, readJsonObject } from "./auth-routes.ts";
+import { setSessionCookie, signedInUser } from "./sign-in-routes.ts";
 import type { AppEnv } from "./types.ts";
 
 /** Where the provider sends the browser back (spec: a top-level path, not under /admin). */
@@ -48,8 +47,9 @@ export function ssoRoutes(services: Services) {
       const input = parseWith(SsoLoginInput, await readJsonObject(c));
       const result = await loginWithSso(services.database.db, services.config, input, flow);
       deleteCookie(c, SSO_FLOW_COOKIE, flowCookie);
-      setCookie(c, STAFF_COOKIE, result.token, { httpOnly: true, sameSite: "Lax", secure, path: "/", maxAge: Math.floor(STAFF_ABSOLUTE_TIMEOUT_MS / 1000) });
-      return c.json({ user: await loadViewer(services.database.db, result.userId) });
+      // As a password sign-in: an account with two-factor authentication still owes its passcode.
+      setSessionCookie(c, result.token, secure);
+      return c.json({ user: await signedInUser(services, result.userId) });
     } catch (error) {
       // One try per flow, whatever its outcome: a failed callback starts again from the button. Only
       // a request for proof of work keeps it, for the page to repeat the same callback with the solution.

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { type AnyPgColumn, boolean, index, integer, primaryKey, smallint, snakeCase, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, bigint, boolean, index, integer, primaryKey, smallint, snakeCase, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { archiving, createdAt, id, updatedAt } from "./columns.ts";
 import { authTokenPurpose, fontFamily, intervalUnit, roleName } from "./enums.ts";
 import { blobs } from "./blobs.ts";
@@ -76,6 +76,8 @@ export const users = snakeCase.table(
     twoFactorAuthenticationActivated: boolean().notNull().default(false),
     twoFactorAuthenticationIsSet: boolean().notNull().default(false),
     recoveryCodeHash: text(),
+    /** The last TOTP time step accepted, so a passcode cannot be used twice (docs/decisions/030). */
+    twoFactorLastStep: bigint({ mode: "number" }),
     failedLoginCount: integer().notNull().default(0),
     lastFailedLoginAt: timestamp({ withTimezone: true }),
     lastLoginAt: timestamp({ withTimezone: true }),
@@ -96,6 +98,8 @@ export const sessions = snakeCase.table(
     /** Organisation a super admin is working inside, if any. */
     actingOrganisationId: uuid().references(() => organisations.id, { onDelete: "set null" }),
     twoFactorPassed: boolean().notNull().default(false),
+    /** Wrong passcodes or recovery codes given by this session; too many end it (docs/decisions/030). */
+    twoFactorFailures: smallint().notNull().default(0),
     createdAt: createdAt(),
     lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),

@@ -10,7 +10,7 @@ import { demoInBrowser, expectAxeClean } from "../helpers/console-browser.ts";
 import { demoForm, ReporterClient, submitReport } from "../helpers/reporter.ts";
 import { joinTeam, loginAs, type StaffClient } from "../helpers/session.ts";
 import { readableMail } from "../helpers/smtp-server.ts";
-import { setTwoFactorActivated } from "../helpers/two-factor-flag.ts";
+import { setTwoFactorActivated } from "../helpers/two-factor.ts";
 
 // A guest member is invited to two reports of another organisation. Without two-factor
 // authentication they may look at the invites but not accept one, and the reports stay out of reach;

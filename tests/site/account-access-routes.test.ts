@@ -15,6 +15,9 @@ const member: Viewer = {
   lastName: "User",
   verified: false,
   twoFactorAuthenticationActivated: true,
+  twoFactorAuthenticationIsSet: true,
+  pass2FA: true,
+  hasRecoveryCode: true,
   role: { name: "MEMBER", label: "Member", permissions: permissionsOf("MEMBER") },
   organisation: { id: "org-1", name: "Org", slug: "org" },
 };

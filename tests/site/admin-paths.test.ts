@@ -105,6 +105,9 @@ function viewerOf(role: RoleName, organisationId: string | null = "org-1"): View
     lastName: "User",
     verified: true,
     twoFactorAuthenticationActivated: true,
+    twoFactorAuthenticationIsSet: true,
+    pass2FA: true,
+    hasRecoveryCode: true,
     role: { name: role, label: role, permissions: permissionsOf(role) },
     organisation: organisationId ? { id: organisationId, name: "Org", slug: "org" } : null,
   };
@@ -194,5 +197,37 @@ describe("the route table's report form and template cases", () => {
     expect(screenOf(routed("/admin/manage/organisations/report-forms/create/org-2", superAdmin))).toMatchObject({ name: "FormBuilderPage", props: { organisationID: "org-2" } });
     // The organisation variants are not an owner's.
     expect(screenOf(routed("/admin/manage/organisations/report-forms/org-2", viewerOf("ORGANISATION_OWNER")))?.name).toBe("NotFoundPage");
+  });
+});
+
+describe("the route table's two-factor gate and magic link", () => {
+  test("a viewer that owes a two-factor step sees only that step, on every path", () => {
+    const steps: [Partial<Viewer>, string][] = [
+      [{ twoFactorAuthenticationIsSet: false, pass2FA: false }, "SetupScreen"],
+      [{ pass2FA: false }, "PasscodeScreen"],
+      [{ hasRecoveryCode: false }, "RecoveryDownloadScreen"],
+    ];
+    for (const [owed, screen] of steps) {
+      for (const path of ["/admin/dashboard", "/admin/manage/report-conversations", "/admin/settings"]) {
+        const result = resolve(path, { ...viewerOf("ORGANISATION_OWNER"), ...owed });
+        expect(result.kind === "page" && result.layout).toBe("bare");
+        // A lazy screen inside its Suspense: the lazy component keeps the screen's name.
+        const child = result.kind === "page" ? (result.element as { props: { children?: { type?: { displayName?: string } } } }).props.children : undefined;
+        expect(child?.type?.displayName).toBe(screen);
+      }
+    }
+    // Nothing owed, or 2FA off: the console itself.
+    expect(isConversationsPage(resolve("/admin/manage/report-conversations", viewerOf("MEMBER")))).toBe(true);
+    const off = { ...viewerOf("MEMBER"), twoFactorAuthenticationActivated: false, twoFactorAuthenticationIsSet: false, pass2FA: true, hasRecoveryCode: false };
+    expect(isConversationsPage(resolve("/admin/manage/report-conversations", off))).toBe(true);
+  });
+
+  test("the magic link needs both values, else it goes to the login page", () => {
+    const signedOut = (search: string) => adminRoutes().resolveSignedOutRoute({ pathname: "/admin/login-verify", search });
+    expect(signedOut("?email=a%40b.test")).toEqual({ kind: "redirect", to: "/admin" });
+    expect(signedOut("?token=abc")).toEqual({ kind: "redirect", to: "/admin" });
+    const page = signedOut("?email=a%40b.test&token=abc");
+    expect(pageName(page)).toBe("LoginVerifyPage");
+    expect(resolve("/admin/login-verify", viewerOf("MEMBER"))).toEqual({ kind: "redirect", to: "/admin/dashboard" });
   });
 });

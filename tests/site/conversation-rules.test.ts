@@ -16,6 +16,9 @@ function viewerOf(role: RoleName, organisationId: string | null = "org-1"): View
     lastName: "One",
     verified: true,
     twoFactorAuthenticationActivated: true,
+    twoFactorAuthenticationIsSet: true,
+    pass2FA: true,
+    hasRecoveryCode: true,
     role: { name: role, label: role, permissions: permissionsOf(role) },
     organisation: organisationId ? { id: organisationId, name: "Org", slug: "org" } : null,
   };

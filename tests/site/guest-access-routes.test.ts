@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
+import { useAdminRoutes } from "../helpers/admin-routes.ts";
 import { permissionsOf } from "../../api/shared/permissions.ts";
 import { ROLE_NAMES, type RoleName } from "../../api/shared/enums.ts";
 import { matchScreen, organisationsPath, reportInvitesPath } from "../../site/src/admin/paths.ts";
@@ -6,18 +7,7 @@ import type { Viewer } from "../../site/src/admin/viewer.ts";
 
 /** The Guest Access screens in the console's address book and route table (decision 032). */
 
-// routes.tsx reaches the browser's location when the router loads; a bare stand-in is enough here.
-const globals = globalThis as unknown as { window?: unknown };
-const hadWindow = "window" in globals;
-let routes: typeof import("../../site/src/admin/routes.tsx");
-
-beforeAll(async () => {
-  if (!hadWindow) globals.window = { location: { pathname: "/admin", search: "" }, addEventListener() {} };
-  routes = await import("../../site/src/admin/routes.tsx");
-});
-afterAll(() => {
-  if (!hadWindow) delete globals.window;
-});
+const adminRoutes = useAdminRoutes();
 
 function viewerOf(role: RoleName, twoFactorAuthenticationActivated: boolean): Viewer {
   return {
@@ -27,12 +17,16 @@ function viewerOf(role: RoleName, twoFactorAuthenticationActivated: boolean): Vi
     lastName: "User",
     verified: true,
     twoFactorAuthenticationActivated,
+    // Set up and passed when on: the two-factor screens themselves are decision 030's.
+    twoFactorAuthenticationIsSet: twoFactorAuthenticationActivated,
+    pass2FA: true,
+    hasRecoveryCode: twoFactorAuthenticationActivated,
     role: { name: role, label: role, permissions: permissionsOf(role) },
     organisation: role === "SUPER_ADMIN" ? null : { id: "org-1", name: "Org", slug: "org" },
   };
 }
 
-const resolve = (pathname: string, viewer: Viewer) => routes.resolveSignedInRoute({ pathname, search: "" }, viewer);
+const resolve = (pathname: string, viewer: Viewer) => adminRoutes().resolveSignedInRoute({ pathname, search: "" }, viewer);
 /** The screen's name, looking through the Suspense that wraps a lazy screen. */
 function screenName(result: ReturnType<typeof resolve>): string | undefined {
   if (result.kind !== "page") return undefined;

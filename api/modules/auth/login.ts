@@ -12,6 +12,9 @@ import { clearFailures, recordFailure } from "../abuse/failures.ts";
 import { subjectKey } from "../abuse/secret.ts";
 import { ORGANISATION_UNAVAILABLE } from "../../shared/messages.ts";
 import { createStaffSession, deleteStaffSession } from "./sessions.ts";
+import { issueMagicLink, magicLinkMail, type MailLinkConfig } from "./magic-link.ts";
+import type { Mailer } from "../../lib/mailer.ts";
+import { logError } from "../../lib/log.ts";
 
 const required = v.pipe(v.string("Required"), v.trim(), v.nonEmpty("Required"), v.maxLength(500, "Too long"));
 
@@ -25,10 +28,8 @@ export const LoginInput = v.object({
 export const INVALID_CREDENTIALS = "Invalid email or password.";
 export const ACCOUNT_SUSPENDED = "Your account has been suspended. Contact admin to unsuspend.";
 
-export interface LoginResult {
-  token: string;
-  userId: string;
-}
+/** A session was opened (it may still owe its two-factor step), or a magic link was mailed instead. */
+export type LoginResult = { kind: "session"; token: string; userId: string } | { kind: "email-verify-required" };
 
 /**
  * Verifies a staff member's email and password and opens a session. Failed attempts are counted
@@ -37,7 +38,12 @@ export interface LoginResult {
  * with the failures, and is answered with a challenge before any hashing when it does not. The
  * right password with a solved challenge always signs in: the owner is never locked out.
  */
-export async function login(db: Database, input: v.InferOutput<typeof LoginInput>, now = new Date()): Promise<LoginResult> {
+/**
+ * In an organisation with `enableEmailAuth2FA` the right password opens nothing: a magic link is
+ * mailed (magic-link.ts) and the answer says so. Where the account has two-factor authentication
+ * on, the session opened here owes its passcode before it reaches anything (decision 030).
+ */
+export async function login(db: Database, mailer: Pick<Mailer, "send">, config: MailLinkConfig, input: v.InferOutput<typeof LoginInput>, now = new Date()): Promise<LoginResult> {
   const attempt: Attempt = { action: "login_submit", subjectKey: await subjectKey(db, "staff", input.email), solution: input.verifyToken, now };
   const admission = await admit(db, attempt);
   const [account] = await db
@@ -47,6 +53,8 @@ export async function login(db: Database, input: v.InferOutput<typeof LoginInput
       suspended: users.suspended,
       organisationId: users.organisationId,
       organisationArchived: organisations.archived,
+      emailAuth: organisations.enableEmailAuth2FA,
+      email: users.email,
       role: roles.name,
     })
     .from(users)
@@ -67,17 +75,29 @@ export async function login(db: Database, input: v.InferOutput<typeof LoginInput
     throw new UserError("FORBIDDEN", ORGANISATION_UNAVAILABLE);
   }
 
+  if (account.emailAuth && account.organisationId) {
+    const linkToken = await db.transaction(async (tx) => {
+      const issued = await issueMagicLink(tx, account.id, now);
+      await recordActivity(tx, { userId: account.id }, { organisationId: account.organisationId, objectType: "Self", objectId: account.id, action: "LoginLinkSent" });
+      return issued;
+    });
+    // The answer is the same whether or not the mail went out: the page says to check the mailbox either way.
+    await mailer.send(magicLinkMail(config, account.email, linkToken)).catch((error: unknown) => logError("Could not send a login link", error));
+    return { kind: "email-verify-required" };
+  }
+
   return db.transaction(async (tx) => {
     await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, account.id));
     const token = await createStaffSession(tx, account.id, now);
     await recordActivity(tx, { userId: account.id }, { organisationId: account.organisationId, objectType: "Self", objectId: account.id, action: "Login" });
-    return { token, userId: account.id };
+    return { kind: "session" as const, token, userId: account.id };
   });
 }
 
 /** Ends the session; resolves once no instance would still accept it from its session cache. */
 export async function logout(db: Database, invalidator: Invalidator, actor: Actor): Promise<void> {
-  if (actor.kind !== "staff") return;
+  // A session that still owes its passcode can be ended too (Sign Out on the two-factor screens).
+  if (actor.kind !== "staff" && actor.kind !== "two-factor-pending") return;
   await changeEverywhere(db, invalidator, { tokenHashes: [actor.sessionTokenHash] }, async (tx) => {
     await deleteStaffSession(tx, actor.sessionTokenHash);
     await recordActivity(tx, actor, { organisationId: actor.organisationId, objectType: "Self", objectId: actor.userId, action: "Logout" });

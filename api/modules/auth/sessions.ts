@@ -1,17 +1,19 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { roles, sessions, users } from "../../../db/schema/index.ts";
-import type { StaffActor } from "../../context.ts";
+import type { SignedInActor } from "../../context.ts";
 import type { SessionCache } from "../../lib/session-cache.ts";
 import { hashToken, newToken } from "../../lib/tokens.ts";
 import { ROLE_PERMISSIONS } from "../../shared/permissions.ts";
 import { SESSION_TOUCH_INTERVAL_MS, STAFF_ABSOLUTE_TIMEOUT_MS, STAFF_IDLE_TIMEOUT_MS } from "./session-policy.ts";
 
-export async function createStaffSession(tx: Database, userId: string, now = new Date()): Promise<string> {
+/** `twoFactorPassed`: false while the account's two-factor step is still owed (it is ignored when 2FA is off). */
+export async function createStaffSession(tx: Database, userId: string, now = new Date(), twoFactorPassed = false): Promise<string> {
   const token = newToken();
   await tx.insert(sessions).values({
     tokenHash: hashToken(token),
     userId,
+    twoFactorPassed,
     createdAt: now,
     lastSeenAt: now,
     expiresAt: new Date(now.getTime() + STAFF_ABSOLUTE_TIMEOUT_MS),
@@ -20,14 +22,14 @@ export async function createStaffSession(tx: Database, userId: string, now = new
 }
 
 /**
- * Resolves a session cookie to a staff actor, or null when it is unknown, idle for too long,
+ * Resolves a session cookie to a staff actor (or one that still owes its two-factor step), or null when it is unknown, idle for too long,
  * past its absolute lifetime, or its user is suspended. Expired rows are deleted on sight.
  * With a cache, a session resolved before is served from it (session-cache.ts says when it may be).
  */
-export async function resolveStaffSession(db: Database, token: string, cache?: SessionCache, now = new Date()): Promise<StaffActor | null> {
+export async function resolveStaffSession(db: Database, token: string, cache?: SessionCache, now = new Date()): Promise<SignedInActor | null> {
   if (!token || token.length > 200) return null;
   const tokenHash = hashToken(token);
-  const cached = cache?.get<StaffActor>(tokenHash);
+  const cached = cache?.get<SignedInActor>(tokenHash);
   if (!cached) return resolveStaffSessionByHash(db, tokenHash, now, cache);
   if (sessionEnded(cached, now)) {
     cache!.forget(tokenHash);
@@ -40,7 +42,7 @@ export async function resolveStaffSession(db: Database, token: string, cache?: S
   return cached.value;
 }
 
-export async function resolveStaffSessionByHash(db: Database, tokenHash: string, now = new Date(), cache?: SessionCache): Promise<StaffActor | null> {
+export async function resolveStaffSessionByHash(db: Database, tokenHash: string, now = new Date(), cache?: SessionCache): Promise<SignedInActor | null> {
   const markedAt = cache?.mark() ?? 0;
   const [row] = await db
     .select({
@@ -51,6 +53,9 @@ export async function resolveStaffSessionByHash(db: Database, tokenHash: string,
       suspended: users.suspended,
       organisationId: users.organisationId,
       role: roles.name,
+      twoFactorPassed: sessions.twoFactorPassed,
+      twoFactorActivated: users.twoFactorAuthenticationActivated,
+      twoFactorSet: users.twoFactorAuthenticationIsSet,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -67,15 +72,13 @@ export async function resolveStaffSessionByHash(db: Database, tokenHash: string,
     await touch(db, tokenHash, now);
     lastSeenAt = now;
   }
-  const actor: StaffActor = {
-    kind: "staff",
-    userId: row.userId,
-    email: row.email,
-    role: row.role,
-    organisationId: row.organisationId,
-    permissions: ROLE_PERMISSIONS[row.role],
-    sessionTokenHash: tokenHash,
-  };
+  // 2FA on and not yet passed by this session, or passed but the authenticator is being set up again
+  // (after a recovery code): only the two-factor calls accept it.
+  const owesTwoFactor = row.twoFactorActivated && (!row.twoFactorPassed || !row.twoFactorSet);
+  const identity = { userId: row.userId, email: row.email, role: row.role, organisationId: row.organisationId, sessionTokenHash: tokenHash };
+  const actor: SignedInActor = owesTwoFactor
+    ? { kind: "two-factor-pending", ...identity, twoFactorSet: row.twoFactorSet }
+    : { kind: "staff", ...identity, permissions: ROLE_PERMISSIONS[row.role] };
   cache?.store(tokenHash, { value: actor, userId: row.userId, lastSeenAt, expiresAt: row.expiresAt }, markedAt);
   return actor;
 }

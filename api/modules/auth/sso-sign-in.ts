@@ -10,6 +10,8 @@ import { admit } from "../abuse/guard.ts";
 import { recordFailure } from "../abuse/failures.ts";
 import { subjectKey } from "../abuse/secret.ts";
 import { ACCOUNT_SUSPENDED, type LoginResult } from "./login.ts";
+
+type SsoSession = Extract<LoginResult, { kind: "session" }>;
 import { createStaffSession } from "./sessions.ts";
 import { loadIssuer } from "./sso-issuer.ts";
 import { checkFlow, exchangeCode, verifyIdToken, type IdClaims, type SsoFlow } from "./sso-tokens.ts";
@@ -39,7 +41,7 @@ const SSO_SUBJECT = "single-sign-on callback";
  * Finishes 'Sign in With Microsoft Account': checks the flow, trades the code, verifies the ID token,
  * finds the one account bound to that identity and opens a session, as `login` does for a password.
  */
-export async function loginWithSso(db: Database, config: Config, input: v.InferOutput<typeof SsoLoginInput>, flow: SsoFlow | null, now = new Date()): Promise<LoginResult> {
+export async function loginWithSso(db: Database, config: Config, input: v.InferOutput<typeof SsoLoginInput>, flow: SsoFlow | null, now = new Date()): Promise<SsoSession> {
   const attempt = { action: "login_submit", subjectKey: await subjectKey(db, "staff", SSO_SUBJECT), solution: input.verifyToken, now } as const;
   await admit(db, attempt);
   let claims: IdClaims;
@@ -63,7 +65,7 @@ const identityOf = (claims: IdClaims) => `${claims.issuer} ${claims.subject}`;
  * password), and is bound from then on: a mailbox later renamed or given to someone else does not
  * carry the account with it. Either way its organisation must use single sign-on.
  */
-export async function openSsoSession(db: Database, claims: IdClaims, now = new Date()): Promise<LoginResult> {
+export async function openSsoSession(db: Database, claims: IdClaims, now = new Date()): Promise<SsoSession> {
   const identity = identityOf(claims);
   const columns = {
     id: users.id,
@@ -100,6 +102,6 @@ export async function openSsoSession(db: Database, claims: IdClaims, now = new D
     await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, userId));
     const token = await createStaffSession(tx, userId, now);
     await recordActivity(tx, { userId }, { organisationId, objectType: "Self", objectId: userId, action: "Login", metadata: { method: "SSO", firstSignIn } });
-    return { token, userId };
+    return { kind: "session" as const, token, userId };
   });
 }

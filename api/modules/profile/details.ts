@@ -12,18 +12,20 @@ import { ChangeDetailsInput, REMOVE_AVATAR } from "./inputs.ts";
 import { lockOwnAccount } from "./own-account.ts";
 import { voidSignInLinks } from "../account-access/mailed-tokens.ts";
 import { announceEmailChange, issueVerificationCode } from "../account-access/verification.ts";
+import { changeOwnTwoFactor } from "../auth/two-factor/switch.ts";
+import { announceEnded } from "../auth/two-factor/attempts.ts";
 
 type EmailChange = Parameters<typeof announceEmailChange>[1];
 
 export const EMAIL_TAKEN = "This email address is already in use.";
 export const SSO_EMAIL_FIXED = "The email address of a single sign-on account is managed by its Microsoft account and cannot be changed here.";
-export const TWO_FACTOR_NOT_HERE = "Two-Factor Authentication cannot be turned on or off from the profile yet.";
 
 /**
  * The signed-in user changes their own name, email or avatar (spec §7, changeDetails). A new
  * email address must be unused by any account and is unproven, so the account counts as
- * unverified again until the code mailed there confirms it; the old address is told of the change. Two-factor authentication is set up
- * through its own screens; here it can only be left as it is (docs/decisions/010-profile-and-password.md).
+ * unverified again until the code mailed there confirms it; the old address is told of the change.
+ * Two-factor authentication is turned on or off here (the Settings toggle); its setup then happens on
+ * its own screens (decision 030).
  */
 export async function changeDetails(ctx: Ctx, rawInput: unknown): Promise<string> {
   const actor = requireStaff(ctx);
@@ -31,12 +33,11 @@ export async function changeDetails(ctx: Ctx, rawInput: unknown): Promise<string
   let removedStorageKey: string | null = null;
   let cachedSessionsEnded: (() => Promise<void>) | null = null;
   let emailChange: EmailChange | null = null;
+  let endedSessions: string[] = [];
   try {
     await ctx.db.transaction(async (tx) => {
       const account = await lockOwnAccount(tx, actor);
-      if (input.twoFactorAuthenticationActivated !== undefined && input.twoFactorAuthenticationActivated !== account.twoFactorAuthenticationActivated) {
-        throw badInput(TWO_FACTOR_NOT_HERE, [{ field: "twoFactorAuthenticationActivated", message: TWO_FACTOR_NOT_HERE }]);
-      }
+      const twoFactorChanged = input.twoFactorAuthenticationActivated !== undefined && input.twoFactorAuthenticationActivated !== account.twoFactorAuthenticationActivated;
       const emailChanged = input.email !== undefined && input.email !== account.email.toLowerCase();
       if (emailChanged) {
         if (account.isSSO) throw badInput(SSO_EMAIL_FIXED, [{ field: "email", message: SSO_EMAIL_FIXED }]);
@@ -80,9 +81,11 @@ export async function changeDetails(ctx: Ctx, rawInput: unknown): Promise<string
         // The new address must be proven (a code goes there), and links mailed to the old one stop working.
         emailChange = { oldEmail: account.email, newEmail: input.email!, code: await issueVerificationCode(tx, account.id, new Date()) };
         await voidSignInLinks(tx, account.id);
-        // Sessions carry the email address (the actor), so cached ones are read again.
-        cachedSessionsEnded = await ctx.services.invalidator.announce(tx, { userIds: [account.id] });
       }
+      // Turning 2FA on owes setup from every session, this one included; off or on, the others end (decision 030).
+      if (twoFactorChanged) endedSessions = await changeOwnTwoFactor(tx, actor, account, input.twoFactorAuthenticationActivated!);
+      // Sessions carry the email address (the actor) and whether 2FA is owed, so cached ones are read again.
+      if (emailChanged || twoFactorChanged) cachedSessionsEnded = await ctx.services.invalidator.announce(tx, { userIds: [account.id] });
     });
   } catch (error) {
     // Two accounts taking the same address at the same moment: the unique index decides, with the same words.
@@ -92,6 +95,7 @@ export async function changeDetails(ctx: Ctx, rawInput: unknown): Promise<string
   await (cachedSessionsEnded as (() => Promise<void>) | null)?.();
   const change = emailChange as EmailChange | null;
   if (change) await announceEmailChange(ctx.services, change);
+  await announceEnded(ctx, actor.userId, endedSessions);
   if (removedStorageKey) await removeBlobBytes(ctx, removedStorageKey, "a removed avatar");
   return actor.userId;
 }

@@ -47,7 +47,11 @@ export const UserType = builder.drizzleObject("users", {
     }),
     hasRecoveryCode: t.boolean({ select: { columns: { recoveryCodeHash: true } }, resolve: (user) => user.recoveryCodeHash !== null }),
     role: t.relation("role"),
-    organisation: t.relation("organisation", { nullable: true }),
+    organisation: t.relation("organisation", {
+      nullable: true,
+      authScopes: (_user, _args, ctx) => ctx.actor.kind !== "two-factor-pending",
+      unauthorizedResolver: () => null,
+    }),
   }),
 });
 
@@ -94,7 +98,8 @@ builder.queryFields((t) => ({
     description: "The signed-in staff user, or null.",
     // Every console screen asks for it: the query is prepared once per selection (prepared-selections.ts).
     resolve: async (query, _root, _args, ctx) => {
-      if (ctx.actor.kind !== "staff") return null;
+      // A session that owes its passcode sees its own user too, to know which two-factor screen to show (not its organisation).
+      if (ctx.actor.kind !== "staff" && ctx.actor.kind !== "two-factor-pending") return null;
       const user = await findFirstById(ctx.db, ctx.actor.userId, (id) => query({ where: id as never }), (config) => ctx.db.query.users.findFirst(config));
       return user ?? null;
     },

@@ -1,6 +1,8 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { accountAccessRoute } from './features/account-access/account-access-routes';
 import { LoginPage } from './features/auth/components/login-page';
+import { LoginVerifyPage } from './features/auth/components/login-verify-page';
+import { twoFactorGate } from './features/auth/two-factor/two-factor-gate';
 import { endSession, recheckSession, refreshViewer } from './features/auth/session-store';
 import { ConversationsPage } from './features/conversations/conversations-page';
 import { DashboardPage } from './features/dashboard/dashboard-page';
@@ -13,6 +15,7 @@ import { SSO_CALLBACK_PATH, SsoCallbackPage } from './features/auth/components/s
 import { matchScreen, organisationsPath, reportDetailPath, type Screen } from './paths';
 import { navigate, type AdminLocation } from './router';
 import { NotFoundPage } from './ui/not-found-page';
+import { lazyScreen } from './ui/lazy-screen';
 import { can, homePathFor, isGuestMember, isSuperAdmin, type Viewer } from './viewer';
 
 // Which screen a location shows, for a signed-out visitor and for a viewer.
@@ -24,6 +27,7 @@ export type RouteResult =
 
 export const ADMIN_ROOT = '/admin';
 const BOUNCED_LOGIN = `${ADMIN_ROOT}?bounced=1`;
+const LOGIN_VERIFY_PATH = `${ADMIN_ROOT}/login-verify`;
 const PASSWORD_CHANGED_LOGIN = `${ADMIN_ROOT}?password_changed=1`;
 
 // Every session ended with the password change (spec §4): the login page says why.
@@ -44,15 +48,7 @@ const PUBLIC_PATHS = [
 ];
 
 // The forms' screens, and above all the builder with its drag-and-drop and editor libraries, are
-// separate chunks: the login page and the reports never download them. Each keeps its export's
-// name as displayName, so the route table's tests (and React's tools) can tell them apart.
-function lazyScreen<N extends string, P>(name: N, load: () => Promise<Record<N, ComponentType<P>>>) {
-  return Object.assign(
-    lazy(() => load().then((module) => ({ default: module[name] }))),
-    { displayName: name },
-  );
-}
-
+// separate chunks: the login page and the reports never download them.
 const FormsPage = lazyScreen('FormsPage', () => import('./features/forms/forms-page'));
 const FormPage = lazyScreen('FormPage', () => import('./features/forms/report-form-page'));
 const FormTemplatesPage = lazyScreen('FormTemplatesPage', () => import('./features/form-templates/form-templates-page'));
@@ -88,14 +84,28 @@ export function resolveSignedOutRoute(location: AdminLocation): RouteResult {
   if (location.pathname === SSO_CALLBACK_PATH) {
     return page('bare', <SsoCallbackPage search={location.search} onReturn={() => navigate(ADMIN_ROOT, { replace: true })} />);
   }
+  if (location.pathname === LOGIN_VERIFY_PATH) return loginVerifyRoute(location.search);
   const accountAccess = accountAccessRoute(location, null, accountAccessActions);
   if (accountAccess) return accountAccess;
-  // The magic-link screen is not built yet; saying so beats bouncing a logged-out visitor to the login.
+  // Any other address of a login-type page: saying it is not there beats bouncing to the login.
   if (PUBLIC_PATHS.some((pattern) => pattern.test(location.pathname))) return page('bare', <NotFoundPage />);
   return { kind: 'redirect', to: BOUNCED_LOGIN, rememberReturnPath: true };
 }
 
+/** The magic link needs both values, else it goes to the login page (spec §2). */
+function loginVerifyRoute(search: string): RouteResult {
+  const params = new URLSearchParams(search);
+  const email = params.get('email');
+  const token = params.get('token');
+  if (!email || !token) return { kind: 'redirect', to: ADMIN_ROOT };
+  return page('bare', <LoginVerifyPage key={token} email={email} token={token} />);
+}
+
 export function resolveSignedInRoute(location: AdminLocation, viewer: Viewer, returnPath?: string): RouteResult {
+  // A session that owes its two-factor step sees only that step, wherever it is (decision 030).
+  const twoFactorScreen = twoFactorGate(viewer);
+  if (twoFactorScreen) return page('bare', twoFactorScreen);
+  if (location.pathname === LOGIN_VERIFY_PATH) return { kind: 'redirect', to: homePathFor(viewer) };
   // Back from the provider and signed in: on to where a password sign-in goes.
   if (location.pathname === SSO_CALLBACK_PATH) return { kind: 'redirect', to: returnPath ?? homePathFor(viewer) };
   const accountAccess = accountAccessRoute(location, viewer, accountAccessActions);

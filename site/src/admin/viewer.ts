@@ -8,7 +8,7 @@ import { roleLabel } from '../../../api/shared/roles';
 export { ROLE_NAMES, type RoleName };
 
 export const VIEWER_QUERY = `query Viewer { viewer { id email firstName lastName verified twoFactorAuthenticationActivated
-  role { name label permissions } organisation { id name slug } } }`;
+  twoFactorAuthenticationIsSet pass2FA hasRecoveryCode role { name label permissions } organisation { id name slug } } }`;
 
 const viewerSchema = v.object({
   id: v.string(),
@@ -18,6 +18,10 @@ const viewerSchema = v.object({
   lastName: v.nullish(v.string(), ''),
   verified: v.nullish(v.boolean(), true),
   twoFactorAuthenticationActivated: v.nullish(v.boolean(), false),
+  // Missing means nothing is owed: the two-factor screens show only when the server says so.
+  twoFactorAuthenticationIsSet: v.nullish(v.boolean(), false),
+  pass2FA: v.nullish(v.boolean(), true),
+  hasRecoveryCode: v.nullish(v.boolean(), true),
   role: v.object({
     name: v.picklist(ROLE_NAMES),
     label: v.string(),

@@ -7,7 +7,7 @@ import { canSetPriority } from "../../../site/src/admin/features/conversations/c
 import { parseViewerData, VIEWER_QUERY } from "../../../site/src/admin/viewer.ts";
 import { demoOrganisationIds } from "../../helpers/demo.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { setTwoFactorActivated } from "../../helpers/two-factor-flag.ts";
+import { setTwoFactorActivated } from "../../helpers/two-factor.ts";
 import { demoStaff, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
 
 /**

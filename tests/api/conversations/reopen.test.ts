@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { reportConversations, reportSubmissionAssignees, reportSubmissionNotes, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { setTwoFactorActivated } from "../../helpers/two-factor-flag.ts";
+import { setTwoFactorActivated } from "../../helpers/two-factor.ts";
 import { demoStaff, joinTeam, type DemoStaff } from "../../helpers/session.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { sendImage, STAFF_SEND_IMAGE } from "../../fixtures/chat-images.ts";

@@ -112,11 +112,13 @@ describe("changeDetails: refused, and nothing changes", () => {
     expect(await auditOf(user.id)).toEqual([]);
   });
 
-  test("two-factor authentication can only be left as it is until its setup screens exist", async () => {
+  test("turning two-factor authentication on makes this session owe its setup before anything else", async () => {
     const { user, client } = await freshMember();
     const answer = await change(client, { firstName: "Changed", twoFactorAuthenticationActivated: true });
-    expect(answer.errors?.[0]).toMatchObject({ message: "Two-Factor Authentication cannot be turned on or off from the profile yet.", extensions: { code: "BAD_USER_INPUT" } });
-    expect(await rowOf(user.id)).toMatchObject({ firstName: "Test", twoFactorAuthenticationActivated: false });
+    expect(answer.errors).toBeUndefined();
+    expect(await rowOf(user.id)).toMatchObject({ firstName: "Changed", twoFactorAuthenticationActivated: true, twoFactorAuthenticationIsSet: false });
+    // The same cookie now reaches only the two-factor screens (tests/api/auth/two-factor.test.ts has the rest).
+    expect((await client.fetch("/api/auth/check").then((r) => r.text()))).toBe("two_factor_required");
   });
 
   test("a single-sign-on account keeps the email its Microsoft account gives it", async () => {

@@ -7,7 +7,7 @@ import { plainJpeg } from "../../fixtures/files.ts";
 import { demoOrganisationIds } from "../../helpers/demo.ts";
 import { buildNorthwindReport, missingIds, organisationState, type HomeIds, type NorthwindReport, type TargetIds } from "../../helpers/northwind-report.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { setTwoFactorActivated } from "../../helpers/two-factor-flag.ts";
+import { setTwoFactorActivated } from "../../helpers/two-factor.ts";
 import { demoStaff, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
 
 /**

@@ -8,7 +8,7 @@ import { ATTACHMENTS_PATH, upload } from "../../fixtures/attachments.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { anonymous, loginAs, type StaffClient, demoStaff, type DemoStaff } from "../../helpers/session.ts";
-import { setTwoFactorActivated } from "../../helpers/two-factor-flag.ts";
+import { setTwoFactorActivated } from "../../helpers/two-factor.ts";
 
 let server: TestServer;
 let main: Awaited<ReturnType<typeof demoForm>>;

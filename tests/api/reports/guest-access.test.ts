@@ -7,7 +7,7 @@ import { createOrganisation, createUser } from "../../factories/users.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { anonymous, loginAs, type StaffClient } from "../../helpers/session.ts";
-import { setTwoFactorActivated } from "../../helpers/two-factor-flag.ts";
+import { setTwoFactorActivated } from "../../helpers/two-factor.ts";
 
 // Guest access (decision 032): a guest member, and anyone on the team of another organisation's
 // report, reaches reports only with two-factor authentication active; accepting an invite needs

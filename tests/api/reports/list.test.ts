@@ -6,7 +6,7 @@ import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { generateReportId } from "../../../api/lib/report-credentials.ts";
 import { REPORT_LIST_FILTERS, SORT_KEYS, type ReportListFilter, type SubmissionStatus } from "../../../api/shared/enums.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { setTwoFactorActivated } from "../../helpers/two-factor-flag.ts";
+import { setTwoFactorActivated } from "../../helpers/two-factor.ts";
 import { anonymous, loginAs, type StaffClient, demoStaff, type DemoStaff } from "../../helpers/session.ts";
 
 type Row = typeof reportSubmissions.$inferSelect;

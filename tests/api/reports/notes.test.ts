@@ -4,7 +4,7 @@ import { reportSubmissionAssignees, reportSubmissionNotes, reportSubmissions, us
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { setTwoFactorActivated } from "../../helpers/two-factor-flag.ts";
+import { setTwoFactorActivated } from "../../helpers/two-factor.ts";
 import { anonymous, loginAs, type StaffClient } from "../../helpers/session.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 

@@ -16,7 +16,7 @@ import { TERMINAL_SUBMISSION_STATUSES, type SubmissionStatus } from "../../../ap
 import { createOrganisation } from "../../factories/users.ts";
 import { ReporterClient } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { setTwoFactorActivated } from "../../helpers/two-factor-flag.ts";
+import { setTwoFactorActivated } from "../../helpers/two-factor.ts";
 import { anonymous, loginAs, type StaffClient, demoStaff, type DemoStaff } from "../../helpers/session.ts";
 
 type Row = typeof reportSubmissions.$inferSelect;

@@ -6,7 +6,7 @@ import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { createUser } from "../../factories/users.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { setTwoFactorActivated } from "../../helpers/two-factor-flag.ts";
+import { setTwoFactorActivated } from "../../helpers/two-factor.ts";
 import { anonymous, loginAs, type StaffClient } from "../../helpers/session.ts";
 import { readableMail, startSmtpServer, type TestSmtpServer } from "../../helpers/smtp-server.ts";
 

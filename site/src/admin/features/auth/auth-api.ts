@@ -50,6 +50,12 @@ export async function login(email: string, password: string): Promise<LoginOutco
   return 'emailVerifyRequired' in parsed.output ? { kind: 'email-verify-required' } : { kind: 'signed-in' };
 }
 
+/** The magic link's call: any refusal is the page's one 'Login Failed' message. */
+export async function verifyLoginLink(email: string, token: string): Promise<{ ok: boolean }> {
+  const result = await postJson('/api/auth/login_verify', { email, token });
+  return { ok: result.ok };
+}
+
 // ok: false only when the server could not be reached; any answer from the
 // server means the session is over (or already was).
 export async function logout(): Promise<{ ok: boolean }> {

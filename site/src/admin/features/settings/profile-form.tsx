@@ -5,6 +5,7 @@ import { ErrorBanner } from '../../ui/error-banner';
 import { errorMessage } from '../../ui/errors';
 import { notify } from '../../ui/notice-store';
 import { AvatarField } from './avatar-field';
+import { TwoFactorSetting } from './two-factor-setting';
 import { CHANGE_DETAILS_MUTATION, fieldProblems, PROFILE_UPDATED, REQUIRED, type Profile } from './settings-api';
 
 type Errors = { firstName?: string; lastName?: string; email?: string };
@@ -75,16 +76,13 @@ export function ProfileForm({ profile, onSaved }: ProfileFormProps) {
         ) : (
           <TextField id="email" label="Email Address" type="email" value={email} onChange={setEmail} error={errors.email} autoComplete="email" />
         )}
-        <p className="settings-two-factor">
-          <span className="field__label">Two-Factor Authentication: </span>
-          {profile.twoFactorAuthenticationActivated ? 'Activated' : 'Not Activated'}
-        </p>
         <div className="actions">
           <button type="submit" className="button" disabled={saving}>
             {saving ? 'Saving…' : 'Save'}
           </button>
         </div>
       </form>
+      <TwoFactorSetting activated={profile.twoFactorAuthenticationActivated} onChanged={onSaved} />
     </section>
   );
 }

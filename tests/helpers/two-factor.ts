@@ -1,0 +1,48 @@
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import { sessions, users } from "../../db/schema/index.ts";
+import { newTotpSecret, passcodeAt, totpStep } from "../../api/modules/auth/two-factor/codes.ts";
+
+/**
+ * Passcodes as an authenticator app would show them. A passcode is accepted once, so a test that
+ * gives several in a row asks for the code of the next time step each time: the server accepts
+ * the steps either side of the current one, as it does for a phone whose clock runs a little fast.
+ */
+export function authenticator(secret: string) {
+  let next = totpStep(new Date());
+  return {
+    /** The code of the current step, then of the next one, and so on (at most one step ahead of the clock). */
+    nextPasscode(): string {
+      const now = totpStep(new Date());
+      if (next < now) next = now;
+      if (next > now + 1) throw new Error("no unused passcode left in this time step");
+      return passcodeAt(secret, next++);
+    },
+    passcodeAt: (step: number) => passcodeAt(secret, step),
+  };
+}
+
+/**
+ * Gives an account two-factor authentication as if its owner had set it up, and counts its existing
+ * sessions as having given the passcode, for tests about what 2FA unlocks (guest access) rather than
+ * about 2FA itself. Setting only `two_factor_authentication_activated` is not enough: such an
+ * account owes setup, and its sessions reach nothing until it is done (decision 030). Call it after
+ * signing the user in: a session opened afterwards owes its passcode, as it should.
+ */
+export async function giveTwoFactor(db: Database, userId: string): Promise<{ secret: string }> {
+  const secret = newTotpSecret();
+  await db.update(users).set({ twoFactorAuthenticationActivated: true, twoFactorAuthenticationIsSet: true, twoFactorSecret: secret }).where(eq(users.id, userId));
+  await db.update(sessions).set({ twoFactorPassed: true }).where(eq(sessions.userId, userId));
+  return { secret };
+}
+
+/**
+ * Turns an account's two-factor authentication on (as `giveTwoFactor`, its open sessions having
+ * passed) or off, found by email: for tests about what two-factor unlocks, not about setting it up.
+ */
+export async function setTwoFactorActivated(db: Database, email: string, on: boolean): Promise<void> {
+  const [account] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+  if (!account) throw new Error(`No account ${email}`);
+  if (on) await giveTwoFactor(db, account.id);
+  else await db.update(users).set({ twoFactorAuthenticationActivated: false, twoFactorAuthenticationIsSet: false, twoFactorSecret: null }).where(eq(users.id, account.id));
+}
