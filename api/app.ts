@@ -112,7 +112,7 @@ export function createApp(services: Services, options: { siteRoot: string; direc
 
   return {
     hono,
-    websocket: createWebSocketHandler(yoga, sessionSockets),
+    websocket: createWebSocketHandler(yoga, sessionSockets, services.invalidator),
     async fetch(request, server) {
       // A Host header that is not a host (say "a:1:2") leaves no valid request URL; every layer
       // below reads that URL, so such a request is refused here, before any of them.

@@ -1,7 +1,9 @@
 import type { ServerWebSocket, WebSocketHandler } from "bun";
 import { CloseCode, makeServer } from "graphql-ws";
-import type { ExecutionArgs } from "graphql";
-import type { Ctx } from "../context.ts";
+import { GraphQLError, type ExecutionArgs } from "graphql";
+import type { Actor, Ctx } from "../context.ts";
+import type { InvalidationEvent, Invalidator } from "../lib/invalidation.ts";
+import type { SessionCache } from "../lib/session-cache.ts";
 import { resolveStaffSessionByHash } from "../modules/auth/sessions.ts";
 import { markReporterOffline } from "../modules/conversations/presence.ts";
 import { reporterSessionAlive } from "../modules/reporting/sessions.ts";
@@ -32,7 +34,16 @@ type RootValue = { execute: Enveloped["execute"]; subscribe: Enveloped["subscrib
  * graphql-ws over Bun's WebSocket, executing through Yoga's envelop so subscriptions get the
  * same context, limits and error masking as HTTP requests.
  */
-export function createWebSocketHandler(yoga: GraphqlServer, sessionSockets: SessionSockets): WebSocketHandler<SocketData> {
+export function createWebSocketHandler(yoga: GraphqlServer, sessionSockets: SessionSockets, invalidator: Invalidator): WebSocketHandler<SocketData> {
+  const open = new Set<ServerWebSocket<SocketData>>();
+  // A session ended or changed anywhere (logout, reset, password or 2FA change, suspension, a deleted
+  // report) is looked at again at once on its sockets, not only at the next keep-alive: running
+  // subscriptions stop delivering to a console that has signed out.
+  invalidator.onEvent((event) => {
+    for (const socket of open) {
+      if (touches(event, socket.data.ctx.actor)) setTimeout(() => void closeUnlessCurrent(socket), 0);
+    }
+  });
   const server = makeServer<Record<string, unknown> | undefined, { socket: ServerWebSocket<SocketData> }>({
     execute: (args) => (args.rootValue as RootValue).execute(args as ExecutionArgs),
     subscribe: (args) => (args.rootValue as RootValue).subscribe(args as ExecutionArgs),
@@ -41,8 +52,11 @@ export function createWebSocketHandler(yoga: GraphqlServer, sessionSockets: Sess
     // must instead become an error message for this one operation.
     onSubscribe: async (ctx, _id, params) => {
       // Checked before the query is even parsed: a refused operation costs nothing, and only it is refused.
-      const { data } = ctx.extra.socket;
+      const { socket } = ctx.extra;
+      const { data } = socket;
       if (data.budget && !data.budget.take()) return [tooManyRequests(OPERATIONS_TOO_FAST)];
+      // A session ended since the socket opened starts nothing more, even before its socket is closed.
+      if (!(await closeUnlessCurrent(socket, data.ctx.services.sessionCache))) return [new GraphQLError("Unauthorized", { extensions: { code: "UNAUTHENTICATED" } })];
       // graphql-ws has already entered this operation among the socket's running ones.
       if (Object.keys(ctx.subscriptions).length > MAX_OPERATIONS_PER_SOCKET) return [tooManyRequests(TOO_MANY_OPERATIONS)];
       try {
@@ -70,6 +84,7 @@ export function createWebSocketHandler(yoga: GraphqlServer, sessionSockets: Sess
     // A larger frame closes that socket with 1009 (message too big) before it is read.
     maxPayloadLength: MAX_FRAME_BYTES,
     open(socket) {
+      open.add(socket);
       socket.data.budget = new OperationBudget();
       socket.data.closed = server.opened(
         {
@@ -99,6 +114,7 @@ export function createWebSocketHandler(yoga: GraphqlServer, sessionSockets: Sess
       }
     },
     async close(socket, code, reason) {
+      open.delete(socket);
       clearInterval(socket.data.keepAlive);
       if (socket.data.sessionKey) sessionSockets.release(socket.data.sessionKey);
       try {
@@ -114,19 +130,35 @@ export function createWebSocketHandler(yoga: GraphqlServer, sessionSockets: Sess
 
 /** Pings, and ends the socket once the session behind it (staff or reporter) has expired or ended. */
 async function keepAlive(socket: ServerWebSocket<SocketData>): Promise<void> {
+  // Read from the database, not the session cache: the backstop for changes made outside Lantern.
+  if (await closeUnlessCurrent(socket)) socket.send(PING);
+}
+
+/**
+ * Whether the session behind the socket still resolves to what it was when the socket opened; if
+ * not, the socket is closed (4401: the pages sign in again). A staff session that now owes a
+ * two-factor step (2FA just turned on) or has just passed it counts as changed: a reconnect gets the
+ * session as it is now.
+ */
+async function closeUnlessCurrent(socket: ServerWebSocket<SocketData>, cache?: SessionCache): Promise<boolean> {
   const { actor, db } = socket.data.ctx;
-  // A staff socket lives while its session resolves to what it was when the socket opened: one that
-  // now owes a two-factor step (2FA just turned on) or has just passed it is closed, and a reconnect
-  // gets the session as it is now.
-  const alive =
+  const current =
     actor.kind === "staff" || actor.kind === "two-factor-pending"
-      ? (await resolveStaffSessionByHash(db, actor.sessionTokenHash).catch(() => null))?.kind === actor.kind
+      ? (await resolveStaffSessionByHash(db, actor.sessionTokenHash, new Date(), cache).catch(() => null))?.kind === actor.kind
       : actor.kind === "reporter"
         ? await reporterSessionAlive(db, actor.sessionTokenHash).catch(() => false)
         : true;
-  if (!alive) {
-    socket.close(4401, "Unauthorized");
-    return;
+  if (!current && socket.readyState === WebSocket.OPEN) socket.close(4401, "Unauthorized");
+  return current;
+}
+
+/** Whether an invalidation event may concern the session behind a socket. */
+function touches(event: InvalidationEvent, actor: Actor): boolean {
+  if (actor.kind === "staff" || actor.kind === "two-factor-pending") {
+    return Boolean(event.tokenHashes?.includes(actor.sessionTokenHash) || event.userIds?.includes(actor.userId));
   }
-  socket.send(PING);
+  if (actor.kind === "reporter") {
+    return Boolean(event.tokenHashes?.includes(actor.sessionTokenHash) || (actor.submissionId && event.submissionIds?.includes(actor.submissionId)));
+  }
+  return false;
 }

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createOrganisation, createUser } from "../../factories/users.ts";
+import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { loginAs, type StaffClient } from "../../helpers/session.ts";
+import { rawSocket, type RawSocket } from "../../helpers/websocket.ts";
+
+/**
+ * A console's socket belongs to its session: once the session ends (sign-out here or in another
+ * tab, a password change), the socket starts nothing more and is closed with 4401, without waiting
+ * for the next keep-alive.
+ */
+let server: TestServer;
+let organisationId: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  organisationId = (await createOrganisation(server.db)).id;
+});
+afterAll(() => server.stop());
+
+const USER_STATS = "subscription { userStats { pendingInvites guestOrganisationCount } }";
+
+async function signedInSocket(): Promise<{ client: StaffClient; socket: RawSocket; password: string }> {
+  const user = await createUser(server.db, { role: "ORGANISATION_ADMIN", organisationId });
+  const client = await loginAs(server, user.email, user.password);
+  const socket = await rawSocket(server, { cookie: client.cookie });
+  socket.send(JSON.stringify({ type: "connection_init" }));
+  expect(await socket.waitFor((message) => message.type === "connection_ack")).toBe(true);
+  return { client, socket, password: user.password };
+}
+
+const subscribe = (socket: RawSocket, id: string) => socket.send(JSON.stringify({ id, type: "subscribe", payload: { query: USER_STATS } }));
+const answered = (socket: RawSocket, id: string, type: string) => socket.waitFor((message) => message.id === id && message.type === type);
+
+describe("a console socket after its session ends", () => {
+  test("while signed in, an operation runs; after sign-out none starts and the socket is closed with 4401", async () => {
+    const { client, socket } = await signedInSocket();
+    subscribe(socket, "before");
+    expect(await answered(socket, "before", "next")).toBe(true);
+
+    expect((await client.fetch("/api/auth/logout", { method: "POST" })).status).toBe(200);
+    subscribe(socket, "after");
+    // Refused, never answered with data: whichever comes first, the error or the close.
+    await socket.waitFor((message) => message.id === "after" && message.type !== "next");
+    expect(socket.messages.some((message) => (message as { id?: string; type?: string }).id === "after" && (message as { type?: string }).type === "next")).toBe(false);
+    expect((await socket.closed).code).toBe(4401);
+  });
+
+  test("a password change made in another tab closes the socket too", async () => {
+    const { client, socket, password } = await signedInSocket();
+    const other = await loginAs(server, (await client.gql<{ viewer: { email: string } }>("{ viewer { email } }")).data!.viewer.email, password);
+    const changed = await other.gql("mutation ($old: String!, $new: String!) { changePassword(oldPassword: $old, newPassword: $new) }", { old: password, new: "another-pass-2026" });
+    expect(changed.errors).toBeUndefined();
+    // At once, not at the next keep-alive (every 10 s): the bound below is well inside one.
+    expect(await Promise.race([socket.closed.then(({ code }) => code), Bun.sleep(4_000).then(() => "still open")])).toBe(4401);
+  });
+
+  test("a session that goes on keeps its socket: signing out elsewhere ends only that session", async () => {
+    const { client, socket, password } = await signedInSocket();
+    const other = await loginAs(server, (await client.gql<{ viewer: { email: string } }>("{ viewer { email } }")).data!.viewer.email, password);
+    expect((await other.fetch("/api/auth/logout", { method: "POST" })).status).toBe(200);
+    subscribe(socket, "still");
+    expect(await answered(socket, "still", "next")).toBe(true);
+    socket.close();
+  });
+});
