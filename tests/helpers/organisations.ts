@@ -1,6 +1,8 @@
+import { afterAll, beforeAll } from "bun:test";
 import type { SQL } from "drizzle-orm";
 import { organisations } from "../../db/schema/index.ts";
-import type { TestServer } from "./server.ts";
+import { createOrganisation } from "../factories/users.ts";
+import { startTestServer, type TestServer } from "./server.ts";
 
 /**
  * Changes organisation rows directly, for settings no mutation offers a test, and ends every
@@ -14,4 +16,18 @@ export async function updateOrganisations(server: TestServer, where: SQL, change
     return invalidator.announce(tx, { organisationIds: changed.map((row) => row.id) });
   });
   await applied();
+}
+
+/**
+ * A server and one organisation for this test file: started before its tests, stopped after.
+ * Read `server` and `organisationId` inside tests, once they are set.
+ */
+export function serverWithOrganisation(): { readonly server: TestServer; readonly organisationId: string } {
+  const state = {} as { server: TestServer; organisationId: string };
+  beforeAll(async () => {
+    state.server = await startTestServer();
+    state.organisationId = (await createOrganisation(state.server.db)).id;
+  });
+  afterAll(() => state.server.stop());
+  return state;
 }

@@ -1,23 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { sessions, users } from "../../../db/schema/index.ts";
-import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { loginAs } from "../../helpers/session.ts";
-import { createOrganisation, createUser } from "../../factories/users.ts";
+import { createUser } from "../../factories/users.ts";
 import { passwordProblem, passwordStrength } from "../../../api/shared/password-rule.ts";
 import { loginDelaySeconds } from "../../../api/modules/auth/session-policy.ts";
+import { serverWithOrganisation } from "../../helpers/organisations.ts";
 
-let server: TestServer;
-let organisationId: string;
-beforeAll(async () => {
-  server = await startTestServer();
-  organisationId = (await createOrganisation(server.db)).id;
-});
-afterAll(() => server.stop());
+const env = serverWithOrganisation();
 
 async function signedIn() {
-  const user = await createUser(server.db, { role: "MEMBER", organisationId });
-  const client = await loginAs(server, user.email, user.password);
+  const user = await createUser(env.server.db, { role: "MEMBER", organisationId: env.organisationId });
+  const client = await loginAs(env.server, user.email, user.password);
   return { user, client };
 }
 
@@ -26,30 +20,30 @@ const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60 * 100
 describe("session lifetime", () => {
   test("a session idle for more than 30 minutes is over, and its row is gone", async () => {
     const { user, client } = await signedIn();
-    await server.db.update(sessions).set({ lastSeenAt: minutesAgo(31) }).where(eq(sessions.userId, user.id));
+    await env.server.db.update(sessions).set({ lastSeenAt: minutesAgo(31) }).where(eq(sessions.userId, user.id));
     expect(await (await client.fetch("/api/auth/check")).text()).toBe("unauthorised");
-    expect(await server.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
+    expect(await env.server.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
   });
 
   test("activity keeps a session alive: a request after 2 quiet minutes refreshes it", async () => {
     const { user, client } = await signedIn();
-    await server.db.update(sessions).set({ lastSeenAt: minutesAgo(29) }).where(eq(sessions.userId, user.id));
+    await env.server.db.update(sessions).set({ lastSeenAt: minutesAgo(29) }).where(eq(sessions.userId, user.id));
     expect(await (await client.fetch("/api/auth/check")).text()).not.toBe("unauthorised");
-    const [row] = await server.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    const [row] = await env.server.db.select().from(sessions).where(eq(sessions.userId, user.id));
     expect(Date.now() - row!.lastSeenAt.getTime()).toBeLessThan(60 * 1000);
   });
 
   test("12 hours after sign-in a session ends even if it was used all along", async () => {
     const { user, client } = await signedIn();
-    const [row] = await server.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    const [row] = await env.server.db.select().from(sessions).where(eq(sessions.userId, user.id));
     expect(row!.expiresAt.getTime() - row!.createdAt.getTime()).toBe(12 * 60 * 60 * 1000);
-    await server.db.update(sessions).set({ expiresAt: minutesAgo(1), lastSeenAt: new Date() }).where(eq(sessions.userId, user.id));
+    await env.server.db.update(sessions).set({ expiresAt: minutesAgo(1), lastSeenAt: new Date() }).where(eq(sessions.userId, user.id));
     expect(await (await client.fetch("/api/auth/check")).text()).toBe("unauthorised");
   });
 
   test("suspending a user ends their sessions at the next request", async () => {
     const { user, client } = await signedIn();
-    await server.db.update(users).set({ suspended: true }).where(eq(users.id, user.id));
+    await env.server.db.update(users).set({ suspended: true }).where(eq(users.id, user.id));
     expect(await (await client.fetch("/api/auth/check")).text()).toBe("unauthorised");
   });
 });

@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { issueChallenge } from "../../../api/lib/proof-of-work.ts";
 import { MAX_DIFFICULTY } from "../../../api/modules/abuse/guard.ts";
 import { serverSecret, subjectKey } from "../../../api/modules/abuse/secret.ts";
-import { createOrganisation, createUser } from "../../factories/users.ts";
+import { createUser } from "../../factories/users.ts";
 import { failureSequence, postSolving, solveChallenge, type ChallengeBody } from "../../helpers/proof-of-work.ts";
-import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { serverWithOrganisation } from "../../helpers/organisations.ts";
 
-let server: TestServer;
-let organisationId: string;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  organisationId = (await createOrganisation(server.db)).id;
-});
-afterAll(() => server.stop());
+const env = serverWithOrganisation();
 
 const postLogin = (body: Record<string, unknown>) =>
-  server.fetch("/api/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  env.server.fetch("/api/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
 
 async function challengeFor(body: Record<string, unknown>): Promise<ChallengeBody> {
   const response = await postLogin(body);
@@ -32,7 +25,7 @@ async function failTimes(email: string, times: number) {
 
 describe("failed staff sign-ins cost the guesser work, never the owner their account", () => {
   test("a few failures need no work; then each attempt must solve a harder challenge; the right password with one signs in", async () => {
-    const user = await createUser(server.db, { role: "MEMBER", organisationId });
+    const user = await createUser(env.server.db, { role: "MEMBER", organisationId: env.organisationId });
     for (let i = 0; i < 3; i += 1) expect((await postLogin({ email: user.email, password: "wrong-password-9" })).status).toBe(401);
 
     const first = await challengeFor({ email: user.email, password: user.password });
@@ -51,7 +44,7 @@ describe("failed staff sign-ins cost the guesser work, never the owner their acc
   });
 
   test("an attacker guessing on and on keeps paying more, up to the cap, while the owner still gets in", async () => {
-    const user = await createUser(server.db, { role: "MEMBER", organisationId });
+    const user = await createUser(env.server.db, { role: "MEMBER", organisationId: env.organisationId });
     await failTimes(user.email, 8);
     const { response, solved } = await postSolving(postLogin, { email: user.email, password: user.password });
     expect(response.status).toBe(200);
@@ -59,7 +52,7 @@ describe("failed staff sign-ins cost the guesser work, never the owner their acc
   });
 
   test("known and unknown emails answer alike through the same failures: status, body, headers, challenge difficulty", async () => {
-    const user = await createUser(server.db, { role: "MEMBER", organisationId });
+    const user = await createUser(env.server.db, { role: "MEMBER", organisationId: env.organisationId });
     const known = await failureSequence(postLogin, { email: user.email, password: "wrong-password-9" }, 6);
     const unknown = await failureSequence(postLogin, { email: "nobody-here@example.test", password: "wrong-password-9" }, 6);
     expect(known.filter((answer) => answer.status === 428).length).toBeGreaterThan(0);
@@ -69,7 +62,7 @@ describe("failed staff sign-ins cost the guesser work, never the owner their acc
 
 describe("a solution counts once, for what it was issued, while it is fresh", () => {
   test("replayed, forged, unsolved, expired and wrong-action solutions are refused even with the right password", async () => {
-    const user = await createUser(server.db, { role: "MEMBER", organisationId });
+    const user = await createUser(env.server.db, { role: "MEMBER", organisationId: env.organisationId });
     await failTimes(user.email, 3);
     const challenge = await challengeFor({ email: user.email, password: user.password });
     const solution = solveChallenge(challenge);
@@ -79,15 +72,15 @@ describe("a solution counts once, for what it was issued, while it is fresh", ()
     const easier = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), d: 0 })).toString("base64url");
     let unsolved = 0;
     while (solveChallenge(challenge) === `${challenge.token}.${unsolved}`) unsolved += 1;
-    const secret = await serverSecret(server.db);
-    const key = await subjectKey(server.db, "staff", user.email);
+    const secret = await serverSecret(env.server.db);
+    const key = await subjectKey(env.server.db, "staff", user.email);
     const expired = issueChallenge(secret, "login_submit", key, challenge.difficulty, new Date(Date.now() - 10 * 60 * 1000));
     const otherAction = issueChallenge(secret, "report_login", key, challenge.difficulty, new Date());
-    const otherSubject = issueChallenge(secret, "login_submit", await subjectKey(server.db, "staff", "someone-else@example.test"), challenge.difficulty, new Date());
+    const otherSubject = issueChallenge(secret, "login_submit", await subjectKey(env.server.db, "staff", "someone-else@example.test"), challenge.difficulty, new Date());
 
     const refused = [
       solution, // replayed
-      `${easier}.${signature}.${nonce}`, // forged: made easier without the server's signature
+      `${easier}.${signature}.${nonce}`, // forged: made easier without the env.server's signature
       `${challenge.token}.${unsolved}`, // the work was not done
       solveChallenge(expired as ChallengeBody),
       solveChallenge(otherAction as ChallengeBody),

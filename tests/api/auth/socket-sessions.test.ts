@@ -1,29 +1,22 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createOrganisation, createUser } from "../../factories/users.ts";
-import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { describe, expect, test } from "bun:test";
+import { createUser } from "../../factories/users.ts";
 import { loginAs, type StaffClient } from "../../helpers/session.ts";
 import { rawSocket, type RawSocket } from "../../helpers/websocket.ts";
+import { serverWithOrganisation } from "../../helpers/organisations.ts";
 
 /**
  * A console's socket belongs to its session: once the session ends (sign-out here or in another
  * tab, a password change), the socket starts nothing more and is closed with 4401, without waiting
  * for the next keep-alive.
  */
-let server: TestServer;
-let organisationId: string;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  organisationId = (await createOrganisation(server.db)).id;
-});
-afterAll(() => server.stop());
+const env = serverWithOrganisation();
 
 const USER_STATS = "subscription { userStats { pendingInvites guestOrganisationCount } }";
 
 async function signedInSocket(): Promise<{ client: StaffClient; socket: RawSocket; password: string }> {
-  const user = await createUser(server.db, { role: "ORGANISATION_ADMIN", organisationId });
-  const client = await loginAs(server, user.email, user.password);
-  const socket = await rawSocket(server, { cookie: client.cookie });
+  const user = await createUser(env.server.db, { role: "ORGANISATION_ADMIN", organisationId: env.organisationId });
+  const client = await loginAs(env.server, user.email, user.password);
+  const socket = await rawSocket(env.server, { cookie: client.cookie });
   socket.send(JSON.stringify({ type: "connection_init" }));
   expect(await socket.waitFor((message) => message.type === "connection_ack")).toBe(true);
   return { client, socket, password: user.password };
@@ -48,7 +41,7 @@ describe("a console socket after its session ends", () => {
 
   test("a password change made in another tab closes the socket too", async () => {
     const { client, socket, password } = await signedInSocket();
-    const other = await loginAs(server, (await client.gql<{ viewer: { email: string } }>("{ viewer { email } }")).data!.viewer.email, password);
+    const other = await loginAs(env.server, (await client.gql<{ viewer: { email: string } }>("{ viewer { email } }")).data!.viewer.email, password);
     const changed = await other.gql("mutation ($old: String!, $new: String!) { changePassword(oldPassword: $old, newPassword: $new) }", { old: password, new: "another-pass-2026" });
     expect(changed.errors).toBeUndefined();
     // At once, not at the next keep-alive (every 10 s): the bound below is well inside one.
@@ -57,7 +50,7 @@ describe("a console socket after its session ends", () => {
 
   test("a session that goes on keeps its socket: signing out elsewhere ends only that session", async () => {
     const { client, socket, password } = await signedInSocket();
-    const other = await loginAs(server, (await client.gql<{ viewer: { email: string } }>("{ viewer { email } }")).data!.viewer.email, password);
+    const other = await loginAs(env.server, (await client.gql<{ viewer: { email: string } }>("{ viewer { email } }")).data!.viewer.email, password);
     expect((await other.fetch("/api/auth/logout", { method: "POST" })).status).toBe(200);
     subscribe(socket, "still");
     expect(await answered(socket, "still", "next")).toBe(true);

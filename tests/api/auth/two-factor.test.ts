@@ -1,27 +1,20 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { sessions, userActivities, users } from "../../../db/schema/index.ts";
-import { createOrganisation, createUser } from "../../factories/users.ts";
-import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { createUser } from "../../factories/users.ts";
 import { anonymous, cookieFrom, clientWithCookie, loginAs, type StaffClient } from "../../helpers/session.ts";
 import { authenticator, giveTwoFactor } from "../../helpers/two-factor.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
+import { serverWithOrganisation } from "../../helpers/organisations.ts";
 
-let server: TestServer;
-let organisationId: string;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  organisationId = (await createOrganisation(server.db)).id;
-});
-afterAll(() => server.stop());
+const env = serverWithOrganisation();
 
 const SECRET_QUERY = "{ twoFactorAuthenticationSecret { secret qrCodeString } }";
 const VIEWER = "{ viewer { email pass2FA twoFactorAuthenticationActivated twoFactorAuthenticationIsSet hasRecoveryCode organisation { name } } }";
 type ViewerData = { viewer: { email: string; pass2FA: boolean; twoFactorAuthenticationActivated: boolean; twoFactorAuthenticationIsSet: boolean; hasRecoveryCode: boolean; organisation: { name: string } | null } };
 
-const rowOf = async (id: string) => (await server.db.select().from(users).where(eq(users.id, id)))[0]!;
-const auditOf = async (id: string) => (await server.db.select().from(userActivities).where(eq(userActivities.userId, id))).map((row) => row.action);
+const rowOf = async (id: string) => (await env.server.db.select().from(users).where(eq(users.id, id)))[0]!;
+const auditOf = async (id: string) => (await env.server.db.select().from(userActivities).where(eq(userActivities.userId, id))).map((row) => row.action);
 
 async function postJson(client: StaffClient, path: string, body: unknown): Promise<Response> {
   return client.fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
@@ -35,8 +28,8 @@ async function turnOn(client: StaffClient) {
 
 /** A signed-in owner who turned 2FA on and confirmed an authenticator; returns it and the recovery code. */
 async function ownerWithTwoFactor() {
-  const user = await createUser(server.db, { role: "ORGANISATION_OWNER", organisationId });
-  const client = await loginAs(server, user.email, user.password);
+  const user = await createUser(env.server.db, { role: "ORGANISATION_OWNER", organisationId: env.organisationId });
+  const client = await loginAs(env.server, user.email, user.password);
   await turnOn(client);
   const setup = await client.gql<{ twoFactorAuthenticationSecret: { secret: string } }>(SECRET_QUERY);
   const phone = authenticator(setup.data!.twoFactorAuthenticationSecret.secret);
@@ -46,9 +39,9 @@ async function ownerWithTwoFactor() {
 }
 
 async function signIn(user: { email: string; password: string }) {
-  const response = await postJson(anonymous(server), "/api/auth/login", { email: user.email, password: user.password, verifyToken: "" });
+  const response = await postJson(anonymous(env.server), "/api/auth/login", { email: user.email, password: user.password, verifyToken: "" });
   expect(response.status).toBe(200);
-  return { body: (await response.json()) as { user: Record<string, unknown> }, client: clientWithCookie(server, `lantern_session=${cookieFrom(response, "lantern_session")}`) };
+  return { body: (await response.json()) as { user: Record<string, unknown> }, client: clientWithCookie(env.server, `lantern_session=${cookieFrom(response, "lantern_session")}`) };
 }
 
 /** What a session owing its passcode must not get: data over GraphQL, REST and WebSocket. */
@@ -58,7 +51,7 @@ async function expectNoData(client: StaffClient) {
   expect(query.errors?.length).toBeGreaterThan(0);
   const csv = await postJson(client, "/api/report-submissions/download-csv", {});
   expect(csv.status).toBe(401);
-  const socket = wsClient(server, client.cookie);
+  const socket = wsClient(env.server, client.cookie);
   const subscription = collect(socket, "subscription { organisationUserDisconnect }", 1);
   await subscription.done;
   // Refused either way graphql-ws may say it: an error result without data, or an error message.
@@ -71,8 +64,8 @@ async function expectNoData(client: StaffClient) {
 
 describe("setting up two-factor authentication", () => {
   test("turning it on owes setup; the QR secret, a right passcode and a downloaded recovery code let the session in", async () => {
-    const user = await createUser(server.db, { role: "ORGANISATION_OWNER", organisationId });
-    const client = await loginAs(server, user.email, user.password);
+    const user = await createUser(env.server.db, { role: "ORGANISATION_OWNER", organisationId: env.organisationId });
+    const client = await loginAs(env.server, user.email, user.password);
     await turnOn(client);
     const pending = await client.gql<ViewerData>(VIEWER);
     expect(pending.data?.viewer).toMatchObject({ pass2FA: false, twoFactorAuthenticationActivated: true, twoFactorAuthenticationIsSet: false, organisation: null });
@@ -108,8 +101,8 @@ describe("setting up two-factor authentication", () => {
   });
 
   test("the back arrow undoes setup; once a passcode is confirmed it cannot", async () => {
-    const user = await createUser(server.db, { role: "MEMBER", organisationId });
-    const client = await loginAs(server, user.email, user.password);
+    const user = await createUser(env.server.db, { role: "MEMBER", organisationId: env.organisationId });
+    const client = await loginAs(env.server, user.email, user.password);
     await turnOn(client);
     const undo = await client.gql<{ twoFactorAuthenticationUndo: boolean }>("mutation { twoFactorAuthenticationUndo }");
     expect(undo.data?.twoFactorAuthenticationUndo).toBe(true);
@@ -122,8 +115,8 @@ describe("setting up two-factor authentication", () => {
   });
 
   test("a recovery code needs a confirmed authenticator and a session that passed", async () => {
-    const user = await createUser(server.db, { role: "MEMBER", organisationId });
-    const client = await loginAs(server, user.email, user.password);
+    const user = await createUser(env.server.db, { role: "MEMBER", organisationId: env.organisationId });
+    const client = await loginAs(env.server, user.email, user.password);
     expect((await client.gql("{ twoFactorRecoveryCode }")).errors?.[0]?.message).toBe("Two-Factor Authentication is not set up, so there is no recovery code.");
     await turnOn(client);
     expect((await client.gql("{ twoFactorRecoveryCode }")).errors?.length).toBeGreaterThan(0);
@@ -186,7 +179,7 @@ describe("signing in with two-factor authentication", () => {
   });
 
   test("without a session the two-factor calls are refused, and malformed codes are a clear 400", async () => {
-    const stranger = anonymous(server);
+    const stranger = anonymous(env.server);
     expect((await sendPasscode(stranger, "123456")).status).toBe(401);
     expect((await stranger.gql(SECRET_QUERY)).errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
     expect((await stranger.gql("mutation { twoFactorAuthenticationUndo }")).errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
@@ -197,16 +190,16 @@ describe("signing in with two-factor authentication", () => {
       const response = await postJson(client, "/api/auth/two_factor/verification", body);
       expect(response.status).toBe(400);
     }
-    const [session] = await server.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    const [session] = await env.server.db.select().from(sessions).where(eq(sessions.userId, user.id));
     expect(session).toBeDefined();
   });
 });
 
 describe("an open console socket", () => {
   test("is closed at the next keep-alive once its session owes a two-factor step", async () => {
-    const user = await createUser(server.db, { role: "MEMBER", organisationId });
-    const client = await loginAs(server, user.email, user.password);
-    const socket = new WebSocket(`ws://127.0.0.1:${server.port}/api/gql/query`, { protocols: ["graphql-transport-ws"], headers: { Cookie: client.cookie, Host: `localhost:${server.port}`, Origin: `http://localhost:${server.port}` } } as unknown as string[]);
+    const user = await createUser(env.server.db, { role: "MEMBER", organisationId: env.organisationId });
+    const client = await loginAs(env.server, user.email, user.password);
+    const socket = new WebSocket(`ws://127.0.0.1:${env.server.port}/api/gql/query`, { protocols: ["graphql-transport-ws"], headers: { Cookie: client.cookie, Host: `localhost:${env.server.port}`, Origin: `http://localhost:${env.server.port}` } } as unknown as string[]);
     const closed = new Promise<number>((resolve) => (socket.onclose = (event) => resolve(event.code)));
     await new Promise((resolve) => (socket.onopen = resolve));
     socket.send(JSON.stringify({ type: "connection_init" }));
@@ -227,9 +220,9 @@ describe("turning two-factor authentication off", () => {
   });
 
   test("a super admin may turn another user's 2FA off but never on; nobody else may", async () => {
-    const superAdmin = await createUser(server.db, { role: "SUPER_ADMIN", organisationId: null });
-    const admin = await loginAs(server, superAdmin.email, superAdmin.password);
-    const plain = await createUser(server.db, { role: "MEMBER", organisationId });
+    const superAdmin = await createUser(env.server.db, { role: "SUPER_ADMIN", organisationId: null });
+    const admin = await loginAs(env.server, superAdmin.email, superAdmin.password);
+    const plain = await createUser(env.server.db, { role: "MEMBER", organisationId: env.organisationId });
     const enable = await admin.gql(`mutation { userTwoFactorAuthenticationUpdate(userID: "${plain.id}", activated: true) }`);
     expect(enable.errors?.[0]?.message).toBe("Super Admins cannot enable Two-Factor Authentication.");
     expect((await admin.gql(`mutation { userTwoFactorAuthenticationUpdate(userID: "${plain.id}", activated: false) }`)).errors?.[0]?.message).toBe(
@@ -238,7 +231,7 @@ describe("turning two-factor authentication off", () => {
     expect((await rowOf(plain.id)).twoFactorAuthenticationActivated).toBe(false);
 
     const { user, client } = await ownerWithTwoFactor();
-    const owner = await loginAs(server, (await createUser(server.db, { role: "ORGANISATION_OWNER", organisationId })).email, "correct-horse-1");
+    const owner = await loginAs(env.server, (await createUser(env.server.db, { role: "ORGANISATION_OWNER", organisationId: env.organisationId })).email, "correct-horse-1");
     const denied = await owner.gql(`mutation { userTwoFactorAuthenticationUpdate(userID: "${user.id}", activated: false) }`);
     expect(denied.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
     expect((await rowOf(user.id)).twoFactorAuthenticationActivated).toBe(true);
@@ -254,9 +247,9 @@ describe("turning two-factor authentication off", () => {
 
 describe("the test helper other suites use", () => {
   test("giveTwoFactor leaves a signed-in session in, with 2FA active, and a new sign-in owing its passcode", async () => {
-    const user = await createUser(server.db, { role: "GUEST_MEMBER", organisationId });
-    const client = await loginAs(server, user.email, user.password);
-    await giveTwoFactor(server.db, user.id);
+    const user = await createUser(env.server.db, { role: "GUEST_MEMBER", organisationId: env.organisationId });
+    const client = await loginAs(env.server, user.email, user.password);
+    await giveTwoFactor(env.server.db, user.id);
     const viewer = await client.gql<ViewerData>(VIEWER);
     expect(viewer.data?.viewer).toMatchObject({ pass2FA: true, twoFactorAuthenticationActivated: true, twoFactorAuthenticationIsSet: true });
     const { body } = await signIn(user);
