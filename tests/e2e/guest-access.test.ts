@@ -99,7 +99,7 @@ describe("guest access in the console", () => {
     await page.getByRole("navigation", { name: "Main" }).getByText("1 pending").waitFor();
 
     // Two-factor turned on (set up elsewhere): the next load of the console may accept.
-    await setTwoFactorActivated(server.db, GUEST, true);
+    await setTwoFactorActivated(server, GUEST, true);
     await page.reload();
     await page.getByRole("heading", { name: "Report Invites" }).waitFor();
     expect(await page.getByText(INVITES_TOOLTIP).count()).toBe(0);
@@ -128,7 +128,7 @@ describe("guest access in the console", () => {
     await page.getByText("Report Submission is not found").waitFor();
 
     // Two-factor off again: the organisation's name is plain text, and the notice says why.
-    await setTwoFactorActivated(server.db, GUEST, false);
+    await setTwoFactorActivated(server, GUEST, false);
     await page.goto(`${consoleOrigin}/admin/manage/organisations`);
     await page.getByText(ORGANISATIONS_NOTICE).waitFor();
     await page.getByRole("cell", { name: "Demo Organisation" }).waitFor();

@@ -1,7 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { sessions, users } from "../../db/schema/index.ts";
-import { newTotpSecret, passcodeAt, totpStep } from "../../api/modules/auth/two-factor/codes.ts";
+import type { TestServer } from "./server.ts";
+import { newRecoveryCode, newTotpSecret, passcodeAt, recoveryCodeHash, totpStep } from "../../api/modules/auth/two-factor/codes.ts";
 
 /**
  * Passcodes as an authenticator app would show them. A passcode is accepted once, so a test that
@@ -29,20 +30,29 @@ export function authenticator(secret: string) {
  * account owes setup, and its sessions reach nothing until it is done (decision 030). Call it after
  * signing the user in: a session opened afterwards owes its passcode, as it should.
  */
-export async function giveTwoFactor(db: Database, userId: string): Promise<{ secret: string }> {
+export async function giveTwoFactor(db: Database, userId: string): Promise<{ secret: string; recoveryCode: string }> {
   const secret = newTotpSecret();
-  await db.update(users).set({ twoFactorAuthenticationActivated: true, twoFactorAuthenticationIsSet: true, twoFactorSecret: secret }).where(eq(users.id, userId));
+  // Its recovery code downloaded too, as setup ends: else the console would ask for the download first.
+  const recoveryCode = newRecoveryCode();
+  await db
+    .update(users)
+    .set({ twoFactorAuthenticationActivated: true, twoFactorAuthenticationIsSet: true, twoFactorSecret: secret, recoveryCodeHash: recoveryCodeHash(recoveryCode) })
+    .where(eq(users.id, userId));
   await db.update(sessions).set({ twoFactorPassed: true }).where(eq(sessions.userId, userId));
-  return { secret };
+  return { secret, recoveryCode };
 }
 
 /**
  * Turns an account's two-factor authentication on (as `giveTwoFactor`, its open sessions having
- * passed) or off, found by email: for tests about what two-factor unlocks, not about setting it up.
+ * passed) or off, found by email, for tests about what two-factor unlocks rather than about setting
+ * it up; and ends every instance's cached copy of its sessions, as the product's own changes do.
  */
-export async function setTwoFactorActivated(db: Database, email: string, on: boolean): Promise<void> {
+export async function setTwoFactorActivated(server: TestServer, email: string, on: boolean): Promise<void> {
+  const { db } = server;
   const [account] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
   if (!account) throw new Error(`No account ${email}`);
   if (on) await giveTwoFactor(db, account.id);
-  else await db.update(users).set({ twoFactorAuthenticationActivated: false, twoFactorAuthenticationIsSet: false, twoFactorSecret: null }).where(eq(users.id, account.id));
+  else await db.update(users).set({ twoFactorAuthenticationActivated: false, twoFactorAuthenticationIsSet: false, twoFactorSecret: null, recoveryCodeHash: null }).where(eq(users.id, account.id));
+  const announced = await db.transaction((tx) => server.lantern.services.invalidator.announce(tx, { userIds: [account.id] }));
+  await announced();
 }

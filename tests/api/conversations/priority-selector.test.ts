@@ -51,8 +51,8 @@ describe("the urgency selector agrees with the priority mutation", () => {
   for (const role of ["owner", "admin", "member", "guest", "superAdmin"] as const) {
     test(`for the demo ${role}`, async () => {
       // A guest reaches reports only with two-factor authentication active (decision 032).
-      if (role === "guest") await setTwoFactorActivated(server.db, "guest@demo.test", true);
-      const outcomes = await offeredAndAccepted(as[role]).finally(() => role === "guest" && setTwoFactorActivated(server.db, "guest@demo.test", false));
+      if (role === "guest") await setTwoFactorActivated(server, "guest@demo.test", true);
+      const outcomes = await offeredAndAccepted(as[role]).finally(() => role === "guest" && setTwoFactorActivated(server, "guest@demo.test", false));
       expect(outcomes.length).toBeGreaterThan(0);
       for (const outcome of outcomes) expect(outcome.offered).toBe(outcome.accepted);
       // Owners and admins may set every priority of their organisation; guests and the super admin none here.

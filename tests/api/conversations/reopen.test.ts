@@ -79,11 +79,11 @@ describe("writing into a concluded conversation", () => {
     const [guest] = await server.db.select().from(users).where(eq(users.email, "guest@demo.test"));
     await server.db.insert(reportSubmissionAssignees).values({ submissionId: id, userId: guest!.id });
     // With two-factor active (without it the guest cannot reach the report at all, decision 032).
-    await setTwoFactorActivated(server.db, "guest@demo.test", true);
+    await setTwoFactorActivated(server, "guest@demo.test", true);
     try {
       expect(errorOf(await as.guest.gql(SEND, { id, text: "Hello" }))).toBe("Re-open the report before replying.");
     } finally {
-      await setTwoFactorActivated(server.db, "guest@demo.test", false);
+      await setTwoFactorActivated(server, "guest@demo.test", false);
     }
     expect(errorOf(await as.owner.gql(SEND, { id, text: "Hello" }))).toBe("Only members of the report team can reply.");
     expect(await state(id)).toEqual({ status: "Completed", concluded: true });

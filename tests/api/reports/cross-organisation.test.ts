@@ -27,7 +27,7 @@ beforeAll(async () => {
   server = await startTestServer();
   await seedDemo(server.db);
   // Northwind's guest works its report as an allowed guest does: with two-factor active (decision 032).
-  await setTwoFactorActivated(server.db, "guest@northwind.test", true);
+  await setTwoFactorActivated(server, "guest@northwind.test", true);
   as = await demoStaff(server);
   northwind = await buildNorthwindReport(server);
   const { demoId } = await demoOrganisationIds(server);

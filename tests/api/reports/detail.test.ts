@@ -139,13 +139,13 @@ describe("reportSubmissionGet", () => {
     const refused = await as.guest.gql(DETAIL, { id: demoAssigned.id });
     expect(refused.errors?.[0]?.message).toBe("2FA is required to manage report submissions from different organisations.");
     expect(refused.data?.reportSubmissionGet ?? null).toBeNull();
-    await setTwoFactorActivated(server.db, "guest@demo.test", true);
+    await setTwoFactorActivated(server, "guest@demo.test", true);
     try {
       const report = await detail(as.guest, demoAssigned.id);
       expect(report.id).toBe(demoAssigned.id);
       expect(report.internalReference).toBeNull();
     } finally {
-      await setTwoFactorActivated(server.db, "guest@demo.test", false);
+      await setTwoFactorActivated(server, "guest@demo.test", false);
     }
   });
 

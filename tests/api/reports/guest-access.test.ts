@@ -77,12 +77,12 @@ describe("reports of another organisation need two-factor authentication", () =>
     expect((await nwGuest.gql<Data>(Q.list)).data?.reportSubmissions.list.map((row: { id: string }) => row.id)).not.toContain(report.id);
     expect(message(await nwGuest.gql(Q.leave, { id: report.id }))).toBe(OTHER_ORGANISATIONS);
 
-    await setTwoFactorActivated(server.db, "guest@northwind.test", true);
+    await setTwoFactorActivated(server, "guest@northwind.test", true);
     try {
       expect((await nwGuest.gql<Data>(Q.get, { id: report.id })).data?.reportSubmissionGet.reportID).toBe(report.reportID);
       expect((await nwGuest.gql<Data>(Q.list)).data?.reportSubmissions.list.map((row: { id: string }) => row.id)).toContain(report.id);
     } finally {
-      await setTwoFactorActivated(server.db, "guest@northwind.test", false);
+      await setTwoFactorActivated(server, "guest@northwind.test", false);
     }
     // Turned off again, the same signed-in session (its actor cached) loses the report at once.
     expect(message(await nwGuest.gql(Q.get, { id: report.id }))).toBe(OTHER_ORGANISATIONS);
@@ -97,12 +97,12 @@ describe("reports of another organisation need two-factor authentication", () =>
     expect((await nwMember.gql<Data>(Q.list)).data?.reportSubmissions.list.map((row: { id: string }) => row.id)).not.toContain(report.id);
     expect((await member.gql<Data>(Q.get, { id: report.id })).data?.reportSubmissionGet.id).toBe(report.id);
 
-    await setTwoFactorActivated(server.db, "member@northwind.test", true);
+    await setTwoFactorActivated(server, "member@northwind.test", true);
     try {
       expect((await nwMember.gql<Data>(Q.get, { id: report.id })).data?.reportSubmissionGet.id).toBe(report.id);
       expect((await nwMember.gql<Data>(Q.list)).data?.reportSubmissions.list.map((row: { id: string }) => row.id)).toContain(report.id);
     } finally {
-      await setTwoFactorActivated(server.db, "member@northwind.test", false);
+      await setTwoFactorActivated(server, "member@northwind.test", false);
     }
   });
 
@@ -112,7 +112,7 @@ describe("reports of another organisation need two-factor authentication", () =>
     await onTeam(report.id, homeGuest.id);
     const client = await loginAs(server, homeGuest.email, homeGuest.password);
     expect(message(await client.gql(Q.get, { id: report.id }))).toBe(OTHER_ORGANISATIONS);
-    await setTwoFactorActivated(server.db, homeGuest.email, true);
+    await setTwoFactorActivated(server, homeGuest.email, true);
     expect((await client.gql<Data>(Q.get, { id: report.id })).data?.reportSubmissionGet.id).toBe(report.id);
   });
 });
@@ -127,14 +127,14 @@ describe("answering a report invite", () => {
     expect(row!.status).toBe("Opened");
     expect(await audit(report.id, "InviteAccept")).toHaveLength(0);
 
-    await setTwoFactorActivated(server.db, "guest@northwind.test", true);
+    await setTwoFactorActivated(server, "guest@northwind.test", true);
     try {
       expect((await nwGuest.gql<Data>(Q.accept, { id: invite })).data?.guestMemberReportInviteAccept.status).toBe("Approved");
       expect(code(await nwGuest.gql(Q.accept, { id: invite }))).toBe("CONFLICT");
       expect(code(await nwGuest.gql(Q.reject, { id: invite }))).toBe("CONFLICT");
       expect((await nwGuest.gql<Data>(Q.get, { id: report.id })).data?.reportSubmissionGet.id).toBe(report.id);
     } finally {
-      await setTwoFactorActivated(server.db, "guest@northwind.test", false);
+      await setTwoFactorActivated(server, "guest@northwind.test", false);
     }
   });
 

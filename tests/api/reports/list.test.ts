@@ -102,13 +102,13 @@ describe("who sees which reports", () => {
     // A guest without two-factor authentication sees none of them (decision 032).
     const refused = await list(as.guest, { filter: "All" });
     expect({ total: refused.total, rows: refused.list.length }).toEqual({ total: 0, rows: 0 });
-    await setTwoFactorActivated(server.db, "guest@demo.test", true);
+    await setTwoFactorActivated(server, "guest@demo.test", true);
     try {
       const guest = await list(as.guest, { filter: "All" });
       expectIds(guest, rows.filter((r) => teams.get(ids.guest)?.has(r.id)));
       expect(guest.list.map((r) => r.internalReference)).toEqual([null]);
     } finally {
-      await setTwoFactorActivated(server.db, "guest@demo.test", false);
+      await setTwoFactorActivated(server, "guest@demo.test", false);
     }
   });
 

@@ -102,11 +102,11 @@ describe("reportSubmissionNoteCreate", () => {
     expect(note).toMatchObject({ note: "Spoke to the manager.", newStatus: null, editable: true, archived: false });
     // A guest reaches the report only with two-factor authentication active (decision 032).
     expect(errorOf(await as.guest.gql(CREATE, { id, note: "Outside view" }))).toBe("2FA is required to manage report submissions from different organisations.");
-    await setTwoFactorActivated(server.db, "guest@demo.test", true);
+    await setTwoFactorActivated(server, "guest@demo.test", true);
     try {
       expect((await create(as.guest, id, "Outside view")).author?.role).toBe("GUEST_MEMBER");
     } finally {
-      await setTwoFactorActivated(server.db, "guest@demo.test", false);
+      await setTwoFactorActivated(server, "guest@demo.test", false);
     }
     expect((await audit(id, "NoteCreate")).map((entry) => entry.metadata)).toContainEqual({ noteId: note.id });
     const after = (await server.db.select().from(reportSubmissions).where(eq(reportSubmissions.id, id)))[0]!.updatedAt;

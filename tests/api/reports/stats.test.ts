@@ -173,11 +173,11 @@ describe("organisationUserStats", () => {
     expect(guest.unreadMessages).toBeGreaterThan(0);
     // A guest's counts come from reports they reach only with two-factor authentication (decision 032).
     expect(await get(as.guest)).toEqual({ unreadMessages: 0, unassignedReports: 0 });
-    await setTwoFactorActivated(server.db, "guest@demo.test", true);
+    await setTwoFactorActivated(server, "guest@demo.test", true);
     try {
       expect(await get(as.guest)).toEqual({ ...guest, unassignedReports: 0 });
     } finally {
-      await setTwoFactorActivated(server.db, "guest@demo.test", false);
+      await setTwoFactorActivated(server, "guest@demo.test", false);
     }
     expect(await get(as.superAdmin, northwindId)).toEqual(want((r) => r.organisationId === northwindId));
   });

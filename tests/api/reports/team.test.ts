@@ -227,7 +227,7 @@ describe("guest report invites", () => {
     expect((await nwGuest.gql<Data>(Q.mine)).data?.guestMemberReportInvites).toContainEqual({ id: inviteId, status: "Opened", organisationName: "Demo Organisation", reportSubmissionID: report.id });
     expect((await team(report.id)).map((row) => row.userId)).toEqual([uid("owner@demo.test")]);
     expect(await audit(report.id, "InviteAccept")).toHaveLength(0);
-    await setTwoFactorActivated(server.db, "guest@northwind.test", true);
+    await setTwoFactorActivated(server, "guest@northwind.test", true);
     expect((await nwGuest.gql<Data>(Q.accept, { id: inviteId })).data?.guestMemberReportInviteAccept.status).toBe("Approved");
     expect((await nwGuest.gql<Data>(Q.get, { id: report.id })).data?.reportSubmissionGet.reportID).toBe(report.reportID);
     const members = (await nwGuest.gql<Data>(Q.users, { r: report.id })).data?.reportSubmissionUsers.map((m: { user: { id: string } }) => m.user.id);
@@ -244,7 +244,7 @@ describe("guest report invites", () => {
     // Holding an accepted invite, the guest may be put back by the owner.
     expect((await owner.gql<Data>(Q.assign, { id: report.id, u: uid("guest@northwind.test") })).data?.reportSubmissionAssignUser.assignedUsers).toHaveLength(2);
     // Two-factor turned off again: the report is out of reach at once, and says why.
-    await setTwoFactorActivated(server.db, "guest@northwind.test", false);
+    await setTwoFactorActivated(server, "guest@northwind.test", false);
     expect(message(await nwGuest.gql<Data>(Q.get, { id: report.id }))).toBe("2FA is required to manage report submissions from different organisations.");
   });
 
