@@ -26,10 +26,11 @@ let demoHome: HomeIds;
 beforeAll(async () => {
   server = await startTestServer();
   await seedDemo(server.db);
-  // Northwind's guest works its report as an allowed guest does: with two-factor active (decision 032).
-  await setTwoFactorActivated(server, "guest@northwind.test", true);
   as = await demoStaff(server);
   northwind = await buildNorthwindReport(server);
+  // Northwind's guest works its report as an allowed guest does: with two-factor active (decision 032),
+  // given once signed in, as if that session had passed it.
+  await setTwoFactorActivated(server, "guest@northwind.test", true);
   const { demoId } = await demoOrganisationIds(server);
   // Demo's seeded Assigned report has its member and admin on the team, and a chat.
   const [demoReport] = await server.db.select().from(reportSubmissions).where(and(eq(reportSubmissions.organisationId, demoId), eq(reportSubmissions.status, "Assigned")));
