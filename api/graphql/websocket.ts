@@ -1,6 +1,6 @@
 import type { ServerWebSocket, WebSocketHandler } from "bun";
 import { CloseCode, makeServer } from "graphql-ws";
-import { GraphQLError, type ExecutionArgs } from "graphql";
+import { getOperationAST, GraphQLError, Kind, OperationTypeNode, type DocumentNode, type ExecutionArgs } from "graphql";
 import type { Actor, Ctx } from "../context.ts";
 import type { InvalidationEvent, Invalidator } from "../lib/invalidation.ts";
 import type { SessionCache } from "../lib/session-cache.ts";
@@ -25,6 +25,8 @@ export interface SocketData {
   onMessage?: (data: string) => Promise<void>;
   closed?: (code?: number, reason?: string) => Promise<void>;
   keepAlive?: ReturnType<typeof setInterval>;
+  /** Running `organisationUserDisconnect` subscriptions: operation id → the field's response key. */
+  disconnectWatchers?: Map<string, string>;
 }
 
 type Enveloped = ReturnType<GraphqlServer["getEnveloped"]>;
@@ -46,11 +48,18 @@ export function createWebSocketHandler(yoga: GraphqlServer, sessionSockets: Sess
   });
   const server = makeServer<Record<string, unknown> | undefined, { socket: ServerWebSocket<SocketData> }>({
     execute: (args) => (args.rootValue as RootValue).execute(args as ExecutionArgs),
+    onComplete: (ctx, id) => {
+      ctx.extra.socket.data.disconnectWatchers?.delete(id);
+    },
+    // Told once is enough: a disconnect the event delivered is not repeated when the socket closes.
+    onNext: (ctx, id) => {
+      ctx.extra.socket.data.disconnectWatchers?.delete(id);
+    },
     subscribe: (args) => (args.rootValue as RootValue).subscribe(args as ExecutionArgs),
     // graphql-ws runs this outside Yoga's error handling, and what it throws would escape as an
     // unhandled rejection: a query that does not parse, or breaks a limit (graphql-armor throws),
     // must instead become an error message for this one operation.
-    onSubscribe: async (ctx, _id, params) => {
+    onSubscribe: async (ctx, id, params) => {
       // Checked before the query is even parsed: a refused operation costs nothing, and only it is refused.
       const { socket } = ctx.extra;
       const { data } = socket;
@@ -65,6 +74,8 @@ export function createWebSocketHandler(yoga: GraphqlServer, sessionSockets: Sess
         const document = parse(params.query);
         const errors = validate(schema, document);
         if (errors.length > 0) return errors;
+        const watcher = disconnectField(document, params.operationName);
+        if (watcher) (data.disconnectWatchers ??= new Map()).set(id, watcher);
         const contextValue = await contextFactory();
         return {
           schema,
@@ -142,14 +153,23 @@ async function keepAlive(socket: ServerWebSocket<SocketData>): Promise<void> {
  */
 async function closeUnlessCurrent(socket: ServerWebSocket<SocketData>, cache?: SessionCache): Promise<boolean> {
   const { actor, db } = socket.data.ctx;
-  const current =
-    actor.kind === "staff" || actor.kind === "two-factor-pending"
-      ? (await resolveStaffSessionByHash(db, actor.sessionTokenHash, new Date(), cache).catch(() => null))?.kind === actor.kind
-      : actor.kind === "reporter"
-        ? await reporterSessionAlive(db, actor.sessionTokenHash).catch(() => false)
-        : true;
-  if (!current && socket.readyState === WebSocket.OPEN) socket.close(4401, "Unauthorized");
-  return current;
+  let state: "current" | "changed" | "gone" = "current";
+  if (actor.kind === "staff" || actor.kind === "two-factor-pending") {
+    const now = await resolveStaffSessionByHash(db, actor.sessionTokenHash, new Date(), cache).catch(() => null);
+    state = !now ? "gone" : now.kind === actor.kind ? "current" : "changed";
+  } else if (actor.kind === "reporter") {
+    state = (await reporterSessionAlive(db, actor.sessionTokenHash).catch(() => false)) ? "current" : "gone";
+  }
+  if (state !== "current" && socket.readyState === WebSocket.OPEN) {
+    // A console whose session has ended learns it first, as its disconnect subscription would have
+    // told it (the event may reach this instance after the socket is gone). One whose session only
+    // changed (a two-factor step now owed or passed) is not told it is signed out: it reconnects.
+    if (state === "gone") {
+      for (const [id, key] of socket.data.disconnectWatchers ?? []) socket.send(JSON.stringify({ id, type: "next", payload: { data: { [key]: true } } }));
+    }
+    socket.close(4401, "Unauthorized");
+  }
+  return state === "current";
 }
 
 /** Whether an invalidation event may concern the session behind a socket. */
@@ -161,4 +181,12 @@ function touches(event: InvalidationEvent, actor: Actor): boolean {
     return Boolean(event.tokenHashes?.includes(actor.sessionTokenHash) || (actor.submissionId && event.submissionIds?.includes(actor.submissionId)));
   }
   return false;
+}
+
+/** The response key of `organisationUserDisconnect` when the operation is a subscription to it. */
+function disconnectField(document: DocumentNode, operationName: string | null | undefined): string | null {
+  const operation = getOperationAST(document, operationName);
+  if (operation?.operation !== OperationTypeNode.SUBSCRIPTION) return null;
+  const [field] = operation.selectionSet.selections;
+  return field?.kind === Kind.FIELD && field.name.value === "organisationUserDisconnect" ? (field.alias?.value ?? field.name.value) : null;
 }

@@ -39,6 +39,20 @@ describe("a console socket after its session ends", () => {
     expect((await socket.closed).code).toBe(4401);
   });
 
+  test("a console listening for its disconnect hears it before the close", async () => {
+    const { client, socket } = await signedInSocket();
+    socket.send(JSON.stringify({ id: "gone", type: "subscribe", payload: { query: "subscription { gone: organisationUserDisconnect }" } }));
+    socket.send(JSON.stringify({ id: "ended", type: "subscribe", payload: { query: "subscription { organisationUserDisconnect }" } }));
+    socket.send(JSON.stringify({ id: "ended", type: "complete" }));
+    subscribe(socket, "stats");
+    expect(await answered(socket, "stats", "next")).toBe(true);
+    expect((await client.fetch("/api/auth/logout", { method: "POST" })).status).toBe(200);
+    expect((await socket.closed).code).toBe(4401);
+    const told = socket.messages.filter((message) => (message as { type?: string }).type === "next" && (message as { id?: string }).id !== "stats");
+    // Under the name it asked for; a subscription the console had already ended is not answered.
+    expect(told).toEqual([{ id: "gone", type: "next", payload: { data: { gone: true } } }]);
+  });
+
   test("a password change made in another tab closes the socket too", async () => {
     const { client, socket, password } = await signedInSocket();
     const other = await loginAs(env.server, (await client.gql<{ viewer: { email: string } }>("{ viewer { email } }")).data!.viewer.email, password);
