@@ -1,4 +1,7 @@
 import { afterAll, beforeAll } from "bun:test";
+import { permissionsOf } from "../../api/shared/permissions.ts";
+import type { RoleName } from "../../api/shared/enums.ts";
+import type { Viewer } from "../../site/src/admin/viewer.ts";
 
 type Routes = typeof import("../../site/src/admin/routes.tsx");
 
@@ -18,4 +21,26 @@ export function useAdminRoutes(): () => Routes {
     if (!hadWindow) delete globals.window;
   });
   return () => routes!;
+}
+
+/**
+ * A signed-in viewer of this role as the route table sees it: in "org-1" (null for none), with
+ * two-factor set up and passed unless `twoFactor` is false (then off altogether).
+ */
+export function testViewer(role: RoleName, options: { organisationId?: string | null; twoFactor?: boolean } = {}): Viewer {
+  const organisationId = options.organisationId === undefined ? "org-1" : options.organisationId;
+  const twoFactor = options.twoFactor ?? true;
+  return {
+    id: `user-${role}`,
+    email: `${role.toLowerCase()}@example.test`,
+    firstName: "Test",
+    lastName: "User",
+    verified: true,
+    twoFactorAuthenticationActivated: twoFactor,
+    twoFactorAuthenticationIsSet: twoFactor,
+    pass2FA: true,
+    hasRecoveryCode: twoFactor,
+    role: { name: role, label: role, permissions: permissionsOf(role) },
+    organisation: organisationId ? { id: organisationId, name: "Org", slug: "org" } : null,
+  };
 }

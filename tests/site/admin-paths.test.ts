@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { useAdminRoutes } from "../helpers/admin-routes.ts";
-import { permissionsOf } from "../../api/shared/permissions.ts";
+import { testViewer, useAdminRoutes } from "../helpers/admin-routes.ts";
 import type { RoleName } from "../../api/shared/enums.ts";
 import {
   conversationsPath,
@@ -97,21 +96,7 @@ describe("report form and form template paths", () => {
 
 const adminRoutes = useAdminRoutes();
 
-function viewerOf(role: RoleName, organisationId: string | null = "org-1"): Viewer {
-  return {
-    id: `user-${role}`,
-    email: `${role.toLowerCase()}@example.test`,
-    firstName: "Test",
-    lastName: "User",
-    verified: true,
-    twoFactorAuthenticationActivated: true,
-    twoFactorAuthenticationIsSet: true,
-    pass2FA: true,
-    hasRecoveryCode: true,
-    role: { name: role, label: role, permissions: permissionsOf(role) },
-    organisation: organisationId ? { id: organisationId, name: "Org", slug: "org" } : null,
-  };
-}
+const viewerOf = (role: RoleName, organisationId: string | null = "org-1"): Viewer => testViewer(role, { organisationId });
 
 const resolve = (pathname: string, viewer: Viewer) => adminRoutes().resolveSignedInRoute({ pathname, search: "" }, viewer);
 const pageName = (result: ReturnType<typeof resolve>) => (result.kind === "page" ? (result.element as { type?: { name?: string } }).type?.name : undefined);

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { useAdminRoutes } from "../helpers/admin-routes.ts";
-import { permissionsOf } from "../../api/shared/permissions.ts";
+import { testViewer, useAdminRoutes } from "../helpers/admin-routes.ts";
 import { ROLE_NAMES, type RoleName } from "../../api/shared/enums.ts";
 import { matchScreen, organisationsPath, reportInvitesPath } from "../../site/src/admin/paths.ts";
 import type { Viewer } from "../../site/src/admin/viewer.ts";
@@ -9,22 +8,7 @@ import type { Viewer } from "../../site/src/admin/viewer.ts";
 
 const adminRoutes = useAdminRoutes();
 
-function viewerOf(role: RoleName, twoFactorAuthenticationActivated: boolean): Viewer {
-  return {
-    id: `user-${role}`,
-    email: `${role.toLowerCase()}@example.test`,
-    firstName: "Test",
-    lastName: "User",
-    verified: true,
-    twoFactorAuthenticationActivated,
-    // Set up and passed when on: the two-factor screens themselves are decision 030's.
-    twoFactorAuthenticationIsSet: twoFactorAuthenticationActivated,
-    pass2FA: true,
-    hasRecoveryCode: twoFactorAuthenticationActivated,
-    role: { name: role, label: role, permissions: permissionsOf(role) },
-    organisation: role === "SUPER_ADMIN" ? null : { id: "org-1", name: "Org", slug: "org" },
-  };
-}
+const viewerOf = (role: RoleName, twoFactor: boolean): Viewer => testViewer(role, { organisationId: role === "SUPER_ADMIN" ? null : "org-1", twoFactor });
 
 const resolve = (pathname: string, viewer: Viewer) => adminRoutes().resolveSignedInRoute({ pathname, search: "" }, viewer);
 /** The screen's name, looking through the Suspense that wraps a lazy screen. */
