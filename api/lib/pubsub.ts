@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "../../db/client.ts";
 import { logError } from "./log.ts";
 
@@ -12,14 +12,6 @@ const CHANNEL = "lantern_events";
 export interface LanternEvent {
   topic: string;
   payload: Record<string, unknown>;
-}
-
-/**
- * The NOTIFY of one event as an expression, for a statement that must send it as part of its own
- * work (it goes out when that statement's transaction commits, and never if it fails).
- */
-export function eventNotification(topic: string, payload: Record<string, unknown>): SQL {
-  return sql`pg_notify(${CHANNEL}, ${JSON.stringify({ topic, payload } satisfies LanternEvent)})`;
 }
 
 type Listener = (payload: Record<string, unknown>) => void;
@@ -80,7 +72,7 @@ export async function createPubSub(database: DatabaseHandle): Promise<PubSub> {
       await database.notify(CHANNEL, JSON.stringify({ topic, payload } satisfies LanternEvent));
     },
     async publishWithin(tx, topic, payload) {
-      await tx.execute(sql`select ${eventNotification(topic, payload)}`);
+      await tx.execute(sql`select pg_notify(${CHANNEL}, ${JSON.stringify({ topic, payload } satisfies LanternEvent)})`);
     },
     subscribe,
     listenerCount: (topic) => listeners.get(topic)?.size ?? 0,

@@ -242,3 +242,19 @@ export const reporterSessions = snakeCase.table(
   },
   (t) => [index().on(t.submissionId), index().on(t.expiresAt)],
 );
+
+/**
+ * New reports whose notice (the mail to the subscriber and the team) is still to be handled. Written
+ * in the transaction that makes the report, so a notice can never be lost with a crash; the instance
+ * whose DELETE takes the row handles it (decision 028), woken by the event or, failing that, by the sweep.
+ */
+export const reportNotices = snakeCase.table(
+  "report_notices",
+  {
+    submissionId: uuid()
+      .primaryKey()
+      .references(() => reportSubmissions.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.createdAt)],
+);

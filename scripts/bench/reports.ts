@@ -47,7 +47,7 @@ export function planPages(widgets: FormWidget[]): PagePlan[] {
 }
 
 /** One reporter, start to finish; returns the whole journey's and the complete call's milliseconds. */
-async function journey(target: HostTarget, formId: string, pages: PagePlan[]): Promise<{ journeyMs: number; completeMs: number }> {
+export async function journey(target: HostTarget, formId: string, pages: PagePlan[]): Promise<{ journeyMs: number; completeMs: number }> {
   const startedAt = performance.now();
   const started = await hostFetch(target, "/api/auth/report_start", { body: { reportFormID: formId } });
   const text = await started.text();

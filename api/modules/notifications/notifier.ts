@@ -4,7 +4,9 @@ import { logError, logInfo } from "../../lib/log.ts";
 import { mailFailureReason, type OutgoingMail } from "../../lib/mailer.ts";
 import { reportConsoleUrl } from "../reports/forward-email.ts";
 import { claimNotification, type NotificationKind } from "./claim.ts";
-import { distinctAddresses, noticeOf, reporterMessageReport, type NoticeReport } from "./recipients.ts";
+import { NOTICE_TIMING, startNoticeQueue, type NoticeTiming } from "./notice-queue.ts";
+import { distinctAddresses, noticeOf, reporterMessageReport, type Notice, type NoticeReport } from "./recipients.ts";
+import { claimForgottenNotices, claimReportNotices } from "./report-notices.ts";
 
 /**
  * Email notifications for staff: a new report (to the organisation's subscriber and the team, if
@@ -61,14 +63,8 @@ async function deliver(services: Services, notice: Delivery): Promise<void> {
   logInfo("Sent notification emails", { kind: notice.kind, sent: addresses.length - failed, failed });
 }
 
-async function onNewReport(services: Services, payload: Record<string, unknown>): Promise<void> {
-  const submissionId = payload.submissionId;
-  if (!isUuid(submissionId)) return;
-  const db = services.database.db;
-  const notice = await noticeOf(db, submissionId);
-  if (!notice) return;
-  const { report, subscribers, team } = notice;
-  await deliver(services, { kind: "NotifyNewReport", eventId: `report.new:${report.id}`, report, addresses: [...subscribers, ...team], subject: NEW_REPORT_SUBJECT });
+function deliverNewReport(services: Services, { report, subscribers, team }: Notice): Promise<void> {
+  return deliver(services, { kind: "NotifyNewReport", eventId: `report.new:${report.id}`, report, addresses: [...subscribers, ...team], subject: NEW_REPORT_SUBJECT });
 }
 
 async function onMessage(services: Services, payload: Record<string, unknown>): Promise<void> {
@@ -87,19 +83,33 @@ async function onMessage(services: Services, payload: Record<string, unknown>): 
  * way. A failure is logged (without addresses or content) and never reaches the code that
  * published the event: notifications are a courtesy, the report and the message are already saved.
  */
-export function startNotifier(services: Services): () => Promise<void> {
+export function startNotifier(services: Services, timing: NoticeTiming = NOTICE_TIMING): () => Promise<void> {
   const pending = new Set<Promise<void>>();
   const run = (kind: NotificationKind, work: () => Promise<void>) => {
     const task = work().catch((error: unknown) => logError("A notification failed", undefined, { kind, reason: mailFailureReason(error) }));
     pending.add(task);
     void task.finally(() => pending.delete(task));
   };
+  const db = services.database.db;
+  const deliverAll = async (notices: Notice[]) => {
+    for (const notice of notices) run("NotifyNewReport", () => deliverNewReport(services, notice));
+  };
+  const newReports = startNoticeQueue({
+    timing,
+    claim: (ids) => claimReportNotices(db, ids),
+    claimForgotten: (before, limit) => claimForgottenNotices(db, before, limit),
+    deliver: deliverAll,
+    track: (task) => run("NotifyNewReport", () => task),
+  });
   const unsubscribe = [
-    services.pubsub.subscribePrefix(NEW_REPORT_PREFIX, (_topic, payload) => run("NotifyNewReport", () => onNewReport(services, payload))),
+    services.pubsub.subscribePrefix(NEW_REPORT_PREFIX, (_topic, payload) => {
+      if (isUuid(payload.submissionId)) newReports.add(payload.submissionId);
+    }),
     services.pubsub.subscribePrefix(MESSAGE_PREFIX, (_topic, payload) => run("NotifyNewMessage", () => onMessage(services, payload))),
   ];
   return async () => {
     for (const stop of unsubscribe) stop();
+    await newReports.stop();
     await Promise.allSettled([...pending]);
   };
 }

@@ -19,25 +19,24 @@ export interface Notice {
   team: string[];
 }
 
+/** The organisation's subscriber (at most one, spec §9), in a statement over report_submissions. */
+export const subscribersOfReport = () =>
+  sql<string[]>`array(select ${organisationEmailSubscribers.email} from ${organisationEmailSubscribers} where ${eq(organisationEmailSubscribers.organisationId, reportSubmissions.organisationId)})`;
+
+/** The report's team members who have not muted it and are not suspended, in a statement over report_submissions. */
+export const teamOfReport = () =>
+  sql<string[]>`array(select ${users.email} from ${reportSubmissionAssignees} join ${users} on ${eq(users.id, reportSubmissionAssignees.userId)} where ${and(eq(reportSubmissionAssignees.submissionId, reportSubmissions.id), eq(reportSubmissionAssignees.isMuted, false), eq(users.suspended, false))})`;
+
 /** A completed, not deleted report with everyone who may hear of it, in one statement; null for anything else. */
 export async function noticeOf(db: Database, submissionId: string): Promise<Notice | null> {
-  const subscribers = db
-    .select({ email: organisationEmailSubscribers.email })
-    .from(organisationEmailSubscribers)
-    .where(eq(organisationEmailSubscribers.organisationId, reportSubmissions.organisationId));
-  const team = db
-    .select({ email: users.email })
-    .from(reportSubmissionAssignees)
-    .innerJoin(users, eq(users.id, reportSubmissionAssignees.userId))
-    .where(and(eq(reportSubmissionAssignees.submissionId, reportSubmissions.id), eq(reportSubmissionAssignees.isMuted, false), eq(users.suspended, false)));
   const [row] = await db
     .select({
       id: reportSubmissions.id,
       reportId: reportSubmissions.reportId,
       formId: reportSubmissions.formId,
       organisationId: reportSubmissions.organisationId,
-      subscribers: sql<string[]>`array(${subscribers})`,
-      team: sql<string[]>`array(${team})`,
+      subscribers: subscribersOfReport(),
+      team: teamOfReport(),
     })
     .from(reportSubmissions)
     .where(and(eq(reportSubmissions.id, submissionId), eq(reportSubmissions.completed, true), isNull(reportSubmissions.deletedAt)))

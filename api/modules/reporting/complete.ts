@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { reportSubmissions } from "../../../db/schema/index.ts";
-import type { Ctx, ReporterActor } from "../../context.ts";
+import type { Ctx, ReporterActor, Services } from "../../context.ts";
+import { logError } from "../../lib/log.ts";
 import { UserError } from "../../lib/errors.ts";
 import { generateReportId, generateReportPassword, hashGeneratedCredential } from "../../lib/report-credentials.ts";
 import { checkPageAnswers, derivePages, pageHasContent, visibleWidgetIds, type AnswerMap, type FormWidget } from "../../shared/form-definition.ts";
@@ -22,6 +23,20 @@ export interface ReportCompletion {
 export const newReportTopic = (organisationId: string) => `report.new.${organisationId}`;
 
 /**
+ * The new-report event, sent after the report's transaction committed (decision 028). The report
+ * and its notice are saved by then, so a failure here must not fail the reporter's request: it is
+ * logged, the notifier's sweep still sends the notice, and consoles' live counts catch up on their
+ * next refresh.
+ */
+export async function announceNewReport(services: Services, organisationId: string, submissionId: string): Promise<void> {
+  try {
+    await services.pubsub.publish(newReportTopic(organisationId), { submissionId });
+  } catch (error) {
+    logError("Could not announce a new report", error);
+  }
+}
+
+/**
  * Completes the session's Draft: every visible page must hold its required answers; answers to
  * widgets that ended up hidden are dropped. The report gets its ID and a generated password,
  * stored only as a hash, and becomes New. Completing again from the same session shortly after
@@ -37,7 +52,8 @@ export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
   // 100 random bits need no memory-hard hash (docs/decisions/005): microseconds, no hashing gate.
   const passwordHash = hashGeneratedCredential(generatedPassword);
   const now = new Date();
-  return onDraft(ctx, actor, async (db, snapshot, confirmed) => {
+  let completedId: string | null = null;
+  const completion = await onDraft(ctx, actor, async (db, snapshot, confirmed) => {
     // Completed or not, this instance will not save the Draft again.
     ctx.services.draftSnapshots.forget(snapshot.submission.id);
     if (snapshot.submission.completed) return reissue(db, actor, snapshot.submission, generatedPassword, passwordHash, now);
@@ -53,11 +69,15 @@ export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
       passwordHash,
       hiddenWidgetIds: hidden,
       now,
-      event: { topic: newReportTopic(actor.organisationId), payload: { submissionId: snapshot.submission.id } },
     });
     // A taken report ID (one in 10^15 per report) is decided again like a moved-on Draft, with a new ID.
-    return outcome === "completed" ? { reportID, generatedPassword } : STALE;
+    if (outcome !== "completed") return STALE;
+    completedId = snapshot.submission.id;
+    return { reportID, generatedPassword };
   });
+  // Outside onDraft: its second try runs in a transaction, and the event must follow the commit.
+  if (completedId) await announceNewReport(ctx.services, actor.organisationId, completedId);
+  return completion;
 }
 
 /** A repeat within the window gives the same report a fresh password; later, it is refused. */

@@ -2,7 +2,6 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { isUniqueViolation, resultRows } from "../../../db/results.ts";
 import { reportSubmissions } from "../../../db/schema/index.ts";
-import { eventNotification } from "../../lib/pubsub.ts";
 import type { NewReporterSession } from "./sessions.ts";
 import type { DraftLoad } from "./draft-limits.ts";
 
@@ -228,15 +227,16 @@ export interface CompletionWrite {
   /** Answers to widgets that ended up hidden: dropped with the completion. */
   hiddenWidgetIds: string[];
   now: Date;
-  /** Sent when the statement commits: the new report's event. */
-  event: { topic: string; payload: Record<string, unknown> };
 }
 
 export type CompletionOutcome = "completed" | "changed" | "reportIdTaken";
 
 /**
  * Completes the Draft in one statement: the report gets its ID, hashed password and status New, its
- * conversation, its audit entry, and the new-report event goes out when it commits. "changed" when
+ * conversation, its audit entry and its pending notice (report_notices, claimed by the notifier).
+ * The new-report event is sent by the caller after the commit: a NOTIFY inside this statement
+ * would hold PostgreSQL's one notify lock through the commit's WAL flush, so every completion
+ * would queue behind the one before it (decision 028). "changed" when
  * the Draft moved on since it was read; "reportIdTaken" when the ID collided with another report's
  * (the unique index decides, so two completions can never share one).
  */
@@ -259,8 +259,8 @@ export async function writeCompletion(db: Database, write: CompletionWrite): Pro
         insert into report_conversations (submission_id, organisation_id) select guard.id, guard.organisation_id from guard on conflict do nothing
       ),
       activity as (${reporterActivity(submission.organisationId, "Complete", {}, write.reportId)}),
-      announced as (select ${eventNotification(write.event.topic, write.event.payload)} from guard)
-      select (select count(*) from guard)::int as written, (select count(*) from announced)::int as announced
+      notice as (insert into report_notices (submission_id, created_at) select guard.id, ${timestamp(write.now)} from guard)
+      select (select count(*) from guard)::int as written
     `);
     const [row] = resultRows<{ written: number }>(result);
     return row && row.written > 0 ? "completed" : "changed";

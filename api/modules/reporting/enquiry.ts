@@ -1,14 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import * as v from "valibot";
 import type { Database } from "../../../db/client.ts";
-import { organisations, reportConversationMessages, reportConversations, reportFormBuilds, reportForms, reportFormWidgets, reportSubmissionAnswers, reportSubmissions } from "../../../db/schema/index.ts";
+import { organisations, reportConversationMessages, reportConversations, reportFormBuilds, reportForms, reportFormWidgets, reportNotices, reportSubmissionAnswers, reportSubmissions } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { generateReportId, generateReportPassword, hashGeneratedCredential } from "../../lib/report-credentials.ts";
 import { parseWith } from "../../lib/validation.ts";
 import { recordActivity } from "../audit/service.ts";
-import { newReportTopic } from "./complete.ts";
+import { announceNewReport } from "./complete.ts";
 import { ORGANISATION_UNAVAILABLE } from "../../shared/messages.ts";
 import { admit, loadDifficulty } from "../abuse/guard.ts";
 import { subjectKey } from "../abuse/secret.ts";
@@ -65,9 +65,10 @@ export async function sendEnquiry(ctx: Ctx, organisationID: string, input: unkno
     await tx.insert(reportSubmissionAnswers).values({ submissionId: submission!.id, widgetId: MESSAGE_WIDGET_ID, page: 0, answer: [message] });
     const [conversation] = await tx.insert(reportConversations).values({ submissionId: submission!.id, organisationId: organisation.id, lastMessageAt: now }).returning({ id: reportConversations.id });
     await tx.insert(reportConversationMessages).values({ conversationId: conversation!.id, organisationId: organisation.id, type: "Text", message, from: "Guest", createdAt: now });
+    await tx.insert(reportNotices).values({ submissionId: submission!.id, createdAt: now });
     await recordActivity(tx, { kind: "anonymous" }, { organisationId: organisation.id, objectType: "ReportSubmission", objectId: submission!.id, objectCode: reportId, action: "SendEnquiry" });
     return { reportId, submissionId: submission!.id };
   });
-  await ctx.services.pubsub.publish(newReportTopic(organisation.id), { submissionId: created.submissionId });
+  await announceNewReport(ctx.services, organisation.id, created.submissionId);
   return { reportID: created.reportId, pin };
 }

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, inArray } from "drizzle-orm";
-import { organisationEmailSubscribers, organisations, reportSubmissionAssignees, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
+import { organisationEmailSubscribers, organisations, reportNotices, reportSubmissionAssignees, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { claimNotification } from "../../../api/modules/notifications/claim.ts";
-import { NEW_REPORT_SUBJECT, newMessageSubject } from "../../../api/modules/notifications/notifier.ts";
+import { NEW_REPORT_SUBJECT, newMessageSubject, startNotifier } from "../../../api/modules/notifications/notifier.ts";
+import { NOTICE_TIMING } from "../../../api/modules/notifications/notice-queue.ts";
+import { claimReportNotices } from "../../../api/modules/notifications/report-notices.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { demoStaff, type DemoStaff } from "../../helpers/session.ts";
@@ -78,6 +80,36 @@ describe("new report notifications", () => {
     const [claim] = await claims(report.id, "NotifyNewReport");
     expect(claim).toMatchObject({ userId: null, organisationId: demoId, metadata: { event_id: `report.new:${report.id}` } });
     expect(JSON.stringify(claim!.metadata)).not.toContain("@");
+  });
+
+  test("a report whose event never came is still announced, once, by the sweep", async () => {
+    const before = mailsTo(SUBSCRIBER).length;
+    const { report } = await newReport();
+    await expectMails(SUBSCRIBER, before + 1);
+    // As if the instance had stopped between the report's commit and its event: the notice is
+    // still pending and nobody has claimed the event.
+    await server.db.delete(userActivities).where(and(eq(userActivities.objectId, report.id), eq(userActivities.action, "NotifyNewReport")));
+    await server.db.insert(reportNotices).values({ submissionId: report.id, createdAt: new Date(Date.now() - 60_000) });
+    const stop = startNotifier(server.lantern.services, { ...NOTICE_TIMING, sweepEveryMs: 60_000 });
+    try {
+      await expectMails(SUBSCRIBER, before + 2);
+      expect(await server.db.select().from(reportNotices).where(eq(reportNotices.submissionId, report.id))).toEqual([]);
+      expect((await claims(report.id, "NotifyNewReport")).length).toBe(1);
+    } finally {
+      await stop();
+    }
+  });
+
+  test("notices claimed together each go out once, and a claimed notice cannot be claimed again", async () => {
+    const before = mailsTo(SUBSCRIBER).length;
+    const first = await newReport();
+    const second = await newReport();
+    await expectMails(SUBSCRIBER, before + 2);
+    await server.db.insert(reportNotices).values([{ submissionId: first.report.id }, { submissionId: second.report.id }]);
+    const claimed = await claimReportNotices(server.db, [first.report.id, second.report.id, first.report.id]);
+    expect(claimed.map((notice) => notice.report.id).sort()).toEqual([first.report.id, second.report.id].sort());
+    expect(claimed.find((notice) => notice.report.id === first.report.id)!.subscribers).toEqual([SUBSCRIBER]);
+    expect(await claimReportNotices(server.db, [first.report.id, second.report.id])).toEqual([]);
   });
 
   test("an enquiry is a new report too", async () => {
