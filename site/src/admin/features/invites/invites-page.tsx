@@ -55,7 +55,7 @@ function StatusCell({ invite }: { invite: InviteRow }) {
   if (invite.status === 'Onboarded') return <Badge tone="positive">Onboarded</Badge>;
   return (
     <>
-      <Badge tone="accent">Invited</Badge>
+      <Badge tone="warning">Invited</Badge>
       {isExpired(invite) && <span className="muted"> Link expired</span>}
     </>
   );
