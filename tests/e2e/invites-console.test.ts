@@ -1,10 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { inviteSubject } from "../../api/modules/invites/mails.ts";
-import { ARTIFACTS_DIR, recordProblems } from "../helpers/browser.ts";
-import { demoInBrowser, expectAxeClean, signInToConsole } from "../helpers/console-browser.ts";
+import { checkConsoleScreen, confirmDialog, demoInBrowser, newConsolePage, signInToConsole } from "../helpers/console-browser.ts";
 import { readOutbox, tokenAfter, waitForMail } from "../helpers/outbox-mail.ts";
 
 // The staff side of invites in the console (spec §2 Invites, §8; decision 035): the demo owner
@@ -12,33 +9,15 @@ import { readOutbox, tokenAfter, waitForMail } from "../helpers/outbox-mail.ts";
 // and unarchives the invite; a member is sent away from the page. Checked with axe at 390 and 1440 px.
 
 const suite = demoInBrowser();
-const SHOTS = join(ARTIFACTS_DIR, "invites");
 const INVITEE = "riley.invitee@example.com";
 
-async function newPage(browser: Browser, width = 1440): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  return { page, problems: recordProblems(page) };
-}
-
-/** A screen as a user checks it: no serious axe finding, nothing wider than the window, and a picture to look at. */
-async function checkScreen(page: Page, name: string): Promise<void> {
-  await expectAxeClean(page, name);
-  const { width, scrollWidth } = await page.evaluate(() => ({ width: window.innerWidth, scrollWidth: document.documentElement.scrollWidth }));
-  expect({ name, scrollWidth }).toEqual({ name, scrollWidth: Math.min(scrollWidth, width) });
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-}
+const newPage = newConsolePage;
+const checkScreen = (page: Page, name: string) => checkConsoleScreen(page, "invites", name);
 
 const row = (page: Page, text: string) => page.locator("tbody tr", { hasText: text });
 const notice = (page: Page, text: string) => page.getByText(text, { exact: true }).last().waitFor();
 
-async function confirm(page: Page, question: string): Promise<void> {
-  const dialog = page.getByRole("dialog", { name: "Please confirm" });
-  await dialog.getByText(question).waitFor();
-  await dialog.getByRole("button", { name: "Yes" }).click();
-  await dialog.waitFor({ state: "detached" });
-}
+const confirm = confirmDialog;
 
 describe("invites in the console", () => {
   test("the owner invites a member, the mail carries the /onboarding/ link, and the invite is resent, archived and unarchived", async () => {
