@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
+import { eq } from "drizzle-orm";
 import { inviteSubject } from "../../api/modules/invites/mails.ts";
+import { organisations } from "../../db/schema/index.ts";
 import { checkConsoleScreen, confirmDialog, demoInBrowser, newConsolePage, signInToConsole } from "../helpers/console-browser.ts";
 import { readOutbox, tokenAfter, waitForMail } from "../helpers/outbox-mail.ts";
 
@@ -125,6 +127,32 @@ describe("invites in the console", () => {
     await page.getByRole("button", { name: "Invite User" }).click();
     await page.getByRole("dialog", { name: "Invite User" }).waitFor();
     await checkScreen(page, "invite-user-modal");
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  test("a super admin sees every organisation's invites, and invites an owner from inside one organisation", async () => {
+    const { server, browser, consoleOrigin } = suite;
+    const [demo] = await server.db.select({ id: organisations.id }).from(organisations).where(eq(organisations.slug, "demo"));
+    const { page, problems } = await newPage(browser);
+    await signInToConsole(page, consoleOrigin, "admin@lantern.test");
+    await page.goto(`${consoleOrigin}/admin/manage/invites`);
+    await row(page, INVITEE).getByRole("cell", { name: "Demo Organisation" }).waitFor();
+    // Across all organisations there is no one organisation to invite to.
+    expect(await page.getByRole("button", { name: "Invite User" }).count()).toBe(0);
+    await page.goto(`${consoleOrigin}/admin/manage/organisations/invites/${demo!.id}`);
+    await page.getByText("You are managing organisation: Demo Organisation").waitFor();
+    await page.getByRole("button", { name: "Invite User" }).click();
+    const dialog = page.getByRole("dialog", { name: "Invite User" });
+    expect(await dialog.getByLabel("Role").locator("option").allTextContents()).toEqual(["Select a role", "Owner", "Admin", "Member"]);
+    await dialog.getByLabel("First Name").fill("Olive");
+    await dialog.getByLabel("Last Name").fill("Owner");
+    await dialog.getByLabel("Email").fill("olive.owner@example.com");
+    await dialog.getByLabel("Role").selectOption({ label: "Owner" });
+    await dialog.getByRole("button", { name: "Invite", exact: true }).click();
+    await notice(page, 'Successfully created new invite for "olive.owner@example.com"');
+    await row(page, "olive.owner@example.com").getByRole("cell", { name: "Owner", exact: true }).waitFor();
+    await checkScreen(page, "invites-organisation-variant");
     expect(problems).toEqual([]);
     await page.context().close();
   });
