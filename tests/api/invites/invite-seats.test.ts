@@ -150,6 +150,15 @@ describe("the link: findOpenInviteByToken and markInviteOnboarded", () => {
     await updateOrganisations(server, eq(organisations.id, organisationId), { archived: true });
     try {
       expect(await findOpenInviteByToken(server.db, token, new Date())).toBeNull();
+      // An archived organisation takes no new invites and resends none (its owner is signed out; a super admin asks here).
+      const superAdmin = await createUser(server.db, { role: "SUPER_ADMIN", organisationId: null });
+      const platform = await loginAs(server, superAdmin.email, superAdmin.password);
+      const refused = await platform.gql<Data>(`mutation ($o: ID, $input: OnboardInviteInput!) { onboardInviteCreate(organisationID: $o, input: $input) { hasEmailSent } }`, {
+        o: organisationId,
+        input: { firstName: "Sam", lastName: "Seat", email: nextEmail(), roleID: memberRoleId },
+      });
+      expect(refused.errors?.[0]?.message).toBe("Organisation was not found or is currently suspended.");
+      expect((await platform.gql<Data>(RESEND, { id })).errors?.[0]?.message).toBe("Organisation was not found or is currently suspended.");
     } finally {
       await updateOrganisations(server, eq(organisations.id, organisationId), { archived: false });
     }
