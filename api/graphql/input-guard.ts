@@ -79,6 +79,10 @@ export const TEXT_ARGUMENT_LIMITS: Record<string, TextLimit> = {
   "WidgetConditionRuleInput.conditionAnswer": FORM_LIMITS.option,
   "Mutation.reportFormNoteCreate(note:)": TEXT_LIMITS.note,
   "Mutation.reportFormNoteUpdate(note:)": TEXT_LIMITS.note,
+  "Query.onboardInvites(search:)": TEXT_LIMITS.search,
+  "OnboardInviteInput.email": TEXT_LIMITS.email,
+  "OnboardInviteInput.firstName": TEXT_LIMITS.personName,
+  "OnboardInviteInput.lastName": TEXT_LIMITS.personName,
 };
 
 /** The bound of a text the table does not name: ids are short, and so is any other string. */

@@ -1,10 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
-import { ARTIFACTS_DIR, recordProblems } from "../helpers/browser.ts";
-import { demoInBrowser, expectAxeClean, signInToConsole } from "../helpers/console-browser.ts";
+import { checkConsoleScreen, confirmDialog, demoInBrowser, newConsolePage, signInToConsole } from "../helpers/console-browser.ts";
 import { joinTeam, loginAs } from "../helpers/session.ts";
 
 // Issue 9 in the console: the demo owner finds, locks, archives, publishes and annotates report
@@ -15,7 +12,6 @@ const suite = demoInBrowser();
 const MISCONDUCT = "Workplace Misconduct Report";
 const FINANCE = "Confidential Finance Concern";
 const TEMPLATE_NAMES = ["Harassment Intake", "Fraud Intake", "Safety Intake"];
-const SHOTS = join(ARTIFACTS_DIR, "console-forms");
 
 // Three templates, so the list shows two tiles and View More (spec §9).
 beforeAll(async () => {
@@ -27,30 +23,13 @@ beforeAll(async () => {
   }
 });
 
-async function newPage(browser: Browser, width = 1440): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  return { page, problems: recordProblems(page) };
-}
-
-/** A screen as a user checks it: no serious axe finding, nothing wider than the window, and a picture to look at. */
-async function checkScreen(page: Page, name: string): Promise<void> {
-  await expectAxeClean(page, name);
-  const { width, scrollWidth } = await page.evaluate(() => ({ width: window.innerWidth, scrollWidth: document.documentElement.scrollWidth }));
-  expect({ name, scrollWidth }).toEqual({ name, scrollWidth: Math.min(scrollWidth, width) });
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-}
+const newPage = newConsolePage;
+const checkScreen = (page: Page, name: string) => checkConsoleScreen(page, "console-forms", name);
 
 const row = (page: Page, name: string) => page.locator("tbody tr", { hasText: name });
 const notice = (page: Page, text: string) => page.getByText(text, { exact: true }).last().waitFor();
 
-async function confirm(page: Page, question: string): Promise<void> {
-  const dialog = page.getByRole("dialog", { name: "Please confirm" });
-  await dialog.getByText(question).waitFor();
-  await dialog.getByRole("button", { name: "Yes" }).click();
-  await dialog.waitFor({ state: "detached" });
-}
+const confirm = confirmDialog;
 
 describe("report forms in the console", () => {
   test("the owner lists, searches, filters, locks and archives forms", async () => {

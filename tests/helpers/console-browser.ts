@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, expect } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { seedDemo } from "../../db/seed/demo.ts";
 import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
 import { seriousAxeViolations } from "./axe.ts";
-import { launchBrowser } from "./browser.ts";
+import { ARTIFACTS_DIR, launchBrowser, recordProblems } from "./browser.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 
 /** A server with the demo data and a Chromium, for browser journeys through the console. */
@@ -59,4 +61,32 @@ export async function expectAxeClean(page: Page, screen: string): Promise<void> 
   // rule counts against them although the browser scrolls any control out from under the bar.
   await page.evaluate(() => window.scrollTo(0, 0));
   expect({ screen, violations: await seriousAxeViolations(page) }).toEqual({ screen, violations: [] });
+}
+
+/** A fresh browser context and page at this width, with its console problems recorded. */
+export async function newConsolePage(browser: Browser, width = 1440): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  return { page, problems: recordProblems(page) };
+}
+
+/**
+ * A screen as a user checks it: no serious axe finding, nothing wider than the window, and a picture
+ * to look at, saved as tests/artifacts/{folder}/{name}-{width}.png.
+ */
+export async function checkConsoleScreen(page: Page, folder: string, name: string): Promise<void> {
+  await expectAxeClean(page, name);
+  const { width, scrollWidth } = await page.evaluate(() => ({ width: window.innerWidth, scrollWidth: document.documentElement.scrollWidth }));
+  expect({ name, scrollWidth }).toEqual({ name, scrollWidth: Math.min(scrollWidth, width) });
+  const shots = join(ARTIFACTS_DIR, folder);
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: true });
+}
+
+/** Answers Yes to the spec's confirmation ('Are you sure you want to …?') and waits for it to close. */
+export async function confirmDialog(page: Page, question: string): Promise<void> {
+  const dialog = page.getByRole("dialog", { name: "Please confirm" });
+  await dialog.getByText(question).waitFor();
+  await dialog.getByRole("button", { name: "Yes" }).click();
+  await dialog.waitFor({ state: "detached" });
 }

@@ -14,7 +14,7 @@ export const REMOVE_AVATAR = "-";
 // differently from what it is in lists, emails and exports.
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
-const personName = v.pipe(
+export const personName = v.pipe(
   v.string("Required"),
   v.trim(),
   v.nonEmpty("Required"),

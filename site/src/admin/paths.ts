@@ -88,6 +88,11 @@ export function organisationsPath(): string {
   return '/admin/manage/organisations';
 }
 
+/** The organisation's invites to its staff (spec §2 Invites). */
+export function invitesPath(organisationID?: string): string {
+  return organisationID ? `/admin/manage/organisations/invites/${enc(organisationID)}` : '/admin/manage/invites';
+}
+
 export type Screen =
   | { name: 'root' }
   | { name: 'report-invites' }
@@ -103,7 +108,8 @@ export type Screen =
   | { name: 'form-template-create' }
   | { name: 'form-template-edit'; reportFormTemplateID: string }
   | { name: 'settings' }
-  | { name: 'not-found' };
+  | { name: 'not-found' }
+  | { name: 'invites'; organisationID?: string };
 
 function isTab(value: string | undefined): value is ReportTab {
   return (REPORT_TABS as readonly string[]).includes(value ?? '');
@@ -146,6 +152,7 @@ function matchManage(p: string[]): Screen {
   if (a === 'report-forms' && n === 2 && b === 'create') return { name: 'report-form-create' };
   if (a === 'report-forms' && n === 3 && isFormTab(b)) return { name: 'report-form', tab: b, reportFormID: c! };
   if (a === 'form-templates') return matchTemplates(p.slice(1));
+  if (a === 'invites' && n === 1) return { name: 'invites' };
   if (a !== 'organisations') return { name: 'not-found' };
   if (n === 1) return { name: 'organisations' };
   if (b === 'dashboard' && n === 3) return { name: 'dashboard', organisationID: c! };
@@ -156,6 +163,7 @@ function matchManage(p: string[]): Screen {
   if (b === 'report-forms' && n === 3) return { name: 'report-form-list', organisationID: c! };
   if (b === 'report-forms' && n === 4 && c === 'create') return { name: 'report-form-create', organisationID: d! };
   if (b === 'report-forms' && n === 5 && isFormTab(c)) return { name: 'report-form', tab: c, organisationID: d!, reportFormID: e! };
+  if (b === 'invites' && n === 3) return { name: 'invites', organisationID: c! };
   return { name: 'not-found' };
 }
 

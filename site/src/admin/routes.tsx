@@ -55,6 +55,7 @@ const FormTemplatesPage = lazyScreen('FormTemplatesPage', () => import('./featur
 const ReportInvitesPage = lazyScreen('ReportInvitesPage', () => import('./features/guest-access/report-invites-page'));
 const GuestOrganisationsPage = lazyScreen('GuestOrganisationsPage', () => import('./features/guest-access/guest-organisations-page'));
 const FormBuilderPage = lazyScreen('FormBuilderPage', () => import('./features/form-builder/form-builder-page'));
+const InvitesPage = lazyScreen('InvitesPage', () => import('./features/invites/invites-page'));
 
 function LoadingScreen() {
   return (
@@ -216,5 +217,9 @@ function screenRoute(screen: Screen, viewer: Viewer, search: string, returnPath?
       return page('shell', <SettingsPage onProfileSaved={afterProfileSave} onPasswordChanged={afterPasswordChange} />);
     case 'not-found':
       return notFound();
+    case 'invites':
+      // Members (and guests) are sent home: they cannot invite (spec §6).
+      if (!can(viewer, 'OrganisationMemberInviteList')) return { kind: 'redirect', to: home };
+      return page('shell', chunk(<InvitesPage key={screen.organisationID ?? ''} viewer={viewer} organisationID={screen.organisationID} />), screen.organisationID);
   }
 }

@@ -1,5 +1,5 @@
 import { useStore } from '../../lib/use-store';
-import { conversationsPath, dashboardPath, formTemplateListPath, organisationsPath, reportFormListPath, reportInvitesPath, reportListPath, settingsPath } from '../paths';
+import { conversationsPath, dashboardPath, formTemplateListPath, invitesPath, organisationsPath, reportFormListPath, reportInvitesPath, reportListPath, settingsPath } from '../paths';
 import { $location } from '../router';
 import { Link } from '../ui/link';
 import { can, isGuestMember, isSuperAdmin, type Viewer } from '../viewer';
@@ -70,6 +70,13 @@ function manageItems(viewer: Viewer): Item[] {
   return items;
 }
 
+/** Manage's Invites, for owners and admins, and for a super admin (inside one organisation, its invites). */
+function inviteItems(viewer: Viewer, organisationID: string | undefined): Item[] {
+  if (!can(viewer, 'OrganisationMemberInviteList')) return [];
+  const to = invitesPath(organisationID);
+  return [{ label: 'Invites', to, active: (pathname) => pathname === to }];
+}
+
 /** Guest Access (spec §2): Invites with the pending count, and Organisations, for someone who has either. */
 function guestAccessItems(stats: GuestAccessStats | undefined): Item[] {
   if (!stats || (stats.guestOrganisationCount === 0 && stats.pendingInvites === 0)) return [];
@@ -114,7 +121,7 @@ export function Sidebar({ viewer, organisationID, open, unassignedReports, unrea
       <p className="sidebar__title">Admin Control Panel</p>
       <SidebarSection heading="Activity" items={activityItems(viewer, organisationID, unassignedReports, unreadMessages)} pathname={pathname} />
       <SidebarSection heading="Reporting" items={reportingItems(viewer, organisationID)} pathname={pathname} />
-      <SidebarSection heading="Manage" items={manageItems(viewer)} pathname={pathname} />
+      <SidebarSection heading="Manage" items={[...manageItems(viewer), ...inviteItems(viewer, organisationID)]} pathname={pathname} />
       <SidebarSection heading="Guest Access" items={guestAccessItems(guestAccess)} pathname={pathname} />
       <div className="sidebar__section sidebar__section--end">
         <button type="button" className="sidebar__link sidebar__logout" onClick={onSignOut} disabled={signingOut}>
