@@ -1,5 +1,6 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
+import { fixedStatement } from "../../../db/fixed-statement.ts";
 import { isUniqueViolation, resultRows } from "../../../db/results.ts";
 import { reportSubmissions } from "../../../db/schema/index.ts";
 import type { NewReporterSession } from "./sessions.ts";
@@ -175,6 +176,41 @@ export interface PageWrite {
   now: Date;
 }
 
+// Values through text: a parameter the server types as jsonb would be JSON-encoded a second time by the driver.
+const pageWriteStatement = fixedStatement<"page" | "now" | "id" | "organisationId" | "version" | "pageWidgetIds" | "kept" | "keepsAttachments" | "keepAttachmentIds" | "metadata">(
+  (value) => sql`
+    with guard as (
+      update report_submissions set current_page = greatest(current_page, ${value("page")}::int),
+        updated_at = case when updated_at < ${value("now")}::text::timestamptz - interval '1 hour' then ${value("now")}::text::timestamptz else updated_at end
+      where id = ${value("id")}::uuid and organisation_id = ${value("organisationId")}::uuid and xmin = ${value("version")}::xid and not completed
+      returning id, xmin::text as version
+    ),
+    removed_answers as (
+      delete from report_submission_answers a using guard
+      where a.submission_id = guard.id
+        and a.widget_id in (select jsonb_array_elements_text(${value("pageWidgetIds")}::text::jsonb))
+        and not (${value("kept")}::text::jsonb ? a.widget_id)
+    ),
+    saved_answers as (
+      insert into report_submission_answers (submission_id, widget_id, page, answer)
+      select guard.id, kept.key, ${value("page")}::int, array(select jsonb_array_elements_text(kept.value))
+      from guard, jsonb_each(${value("kept")}::text::jsonb) kept
+      on conflict (submission_id, widget_id) do update set page = excluded.page, answer = excluded.answer, updated_at = ${value("now")}::text::timestamptz
+    ),
+    dropped_files as (
+      delete from blobs b using report_submission_attachments f, guard
+      where ${value("keepsAttachments")}::boolean and f.submission_id = guard.id and b.id = f.blob_id
+        and not (${value("keepAttachmentIds")}::text::jsonb ? f.id::text)
+      returning b.storage_key
+    ),
+    activity as (
+      insert into user_activities (organisation_id, user_id, object_type, object_id, object_code, action, metadata, is_grouped)
+      select ${value("organisationId")}::uuid, null, 'ReportSubmission', guard.id::text, null, 'UpdateDraft', ${value("metadata")}::text::jsonb, false from guard
+    )
+    select (select version from guard) as version, coalesce((select array_agg(storage_key) from dropped_files), '{}') as removed
+  `,
+);
+
 /**
  * Stores one page: replaces the page's answers, drops the attachments not kept (their blob rows; the
  * attachment rows follow by cascade), moves the current page on and writes the audit entry. Answers
@@ -182,34 +218,18 @@ export interface PageWrite {
  */
 export async function writePage(db: Database, write: PageWrite): Promise<{ removedStorageKeys: string[]; after: DraftSnapshot } | null> {
   const { submission, version } = write.snapshot;
-  const result = await db.execute(sql`
-    with guard as (
-      update report_submissions set current_page = greatest(current_page, ${write.page}::int),
-        updated_at = case when updated_at < ${timestamp(write.now)} - interval '1 hour' then ${timestamp(write.now)} else updated_at end
-      where id = ${submission.id}::uuid and organisation_id = ${submission.organisationId}::uuid and xmin = ${version}::xid and not completed
-      returning id, xmin::text as version
-    ),
-    removed_answers as (
-      delete from report_submission_answers a using guard
-      where a.submission_id = guard.id
-        and a.widget_id in (select jsonb_array_elements_text(${json(write.pageWidgetIds)}))
-        and not (${json(write.kept)} ? a.widget_id)
-    ),
-    saved_answers as (
-      insert into report_submission_answers (submission_id, widget_id, page, answer)
-      select guard.id, kept.key, ${write.page}::int, array(select jsonb_array_elements_text(kept.value))
-      from guard, jsonb_each(${json(write.kept)}) kept
-      on conflict (submission_id, widget_id) do update set page = excluded.page, answer = excluded.answer, updated_at = ${timestamp(write.now)}
-    ),
-    dropped_files as (
-      delete from blobs b using report_submission_attachments f, guard
-      where ${write.keepAttachmentIds !== null}::boolean and f.submission_id = guard.id and b.id = f.blob_id
-        and not (${json(write.keepAttachmentIds ?? [])} ? f.id::text)
-      returning b.storage_key
-    ),
-    activity as (${reporterActivity(submission.organisationId, "UpdateDraft", { page: write.page })})
-    select (select version from guard) as version, coalesce((select array_agg(storage_key) from dropped_files), '{}') as removed
-  `);
+  const result = await pageWriteStatement(db, {
+    page: write.page,
+    now: write.now.toISOString(),
+    id: submission.id,
+    organisationId: submission.organisationId,
+    version,
+    pageWidgetIds: JSON.stringify(write.pageWidgetIds),
+    kept: JSON.stringify(write.kept),
+    keepsAttachments: write.keepAttachmentIds !== null,
+    keepAttachmentIds: JSON.stringify(write.keepAttachmentIds ?? []),
+    metadata: JSON.stringify({ page: write.page }),
+  });
   const [row] = resultRows<{ version: string | null; removed: string[] }>(result);
   if (!row?.version) return null;
   // The Draft as this write left it, for the next save of it (draft-snapshots.ts).
