@@ -1,4 +1,4 @@
-import { Suspense, type ReactNode } from 'react';
+import { Fragment, Suspense, type ReactNode } from 'react';
 import { accountAccessRoute } from './features/account-access/account-access-routes';
 import { LoginPage } from './features/auth/components/login-page';
 import { LoginVerifyPage } from './features/auth/components/login-verify-page';
@@ -6,7 +6,6 @@ import { twoFactorGate } from './features/auth/two-factor/two-factor-gate';
 import { endSession, recheckSession, refreshViewer } from './features/auth/session-store';
 import { ConversationsPage } from './features/conversations/conversations-page';
 import { DashboardPage } from './features/dashboard/dashboard-page';
-import { HomePage } from './features/home/home-page';
 import { ReportDetailPage } from './features/reports/detail/report-detail-page';
 import { ReportListPage } from './features/reports/list/report-list-page';
 import { PASSWORD_UPDATED } from './features/settings/settings-api';
@@ -55,6 +54,15 @@ const FormTemplatesPage = lazyScreen('FormTemplatesPage', () => import('./featur
 const ReportInvitesPage = lazyScreen('ReportInvitesPage', () => import('./features/guest-access/report-invites-page'));
 const GuestOrganisationsPage = lazyScreen('GuestOrganisationsPage', () => import('./features/guest-access/guest-organisations-page'));
 const FormBuilderPage = lazyScreen('FormBuilderPage', () => import('./features/form-builder/form-builder-page'));
+const OrganisationsPage = lazyScreen('OrganisationsPage', () => import('./features/organisations/organisations-page'));
+const OrganisationOverviewPage = lazyScreen('OrganisationOverviewPage', () => import('./features/organisations/organisation-overview-page'));
+// The settings screen's welcome message uses the form builder's rich text editor (features do not
+// import each other, so it is handed over here), loaded with the screen and never before.
+const OrganisationEditPage = lazyScreen('OrganisationEditPage', () =>
+  Promise.all([import('./features/organisations/organisation-edit-page'), import('./features/form-builder/editor-slots')]).then(([screen, slots]) => ({
+    OrganisationEditPage: (props: { viewer: Viewer; organisationID?: string | undefined }) => <screen.OrganisationEditPage {...props} RichTextEditor={slots.RichTextEditor} />,
+  })),
+);
 
 function LoadingScreen() {
   return (
@@ -153,6 +161,18 @@ function formRoute(screen: FormScreen, viewer: Viewer, search: string): RouteRes
   }
 }
 
+/**
+ * An organisation's overview and settings (spec §2 Organisations, 'Account Settings: Organisation'):
+ * owners, admins and members their own (the address without an id), the super admin any (with its id).
+ */
+function organisationRoute(screen: Extract<Screen, { name: 'organisation-overview' | 'organisation-edit' }>, viewer: Viewer): RouteResult {
+  if (isSuperAdmin(viewer) && screen.organisationID === undefined) return { kind: 'redirect', to: organisationsPath() };
+  const editing = screen.name === 'organisation-edit';
+  if (!can(viewer, editing ? 'OrganisationUpdate' : 'OrganisationRead')) return notFound();
+  const element = editing ? <OrganisationEditPage viewer={viewer} organisationID={screen.organisationID} /> : <OrganisationOverviewPage viewer={viewer} organisationID={screen.organisationID} />;
+  return page('shell', chunk(<Fragment key={`${screen.name}/${screen.organisationID ?? ''}`}>{element}</Fragment>), screen.organisationID);
+}
+
 /** Guest members reach reports only with two-factor authentication active; else the organisations list (spec §4). */
 const REPORT_SCREENS: readonly Screen['name'][] = ['report-list', 'report-detail', 'conversations'];
 const guestWithoutTwoFactor = (viewer: Viewer) => isGuestMember(viewer) && !viewer.twoFactorAuthenticationActivated;
@@ -170,8 +190,17 @@ function screenRoute(screen: Screen, viewer: Viewer, search: string, returnPath?
     case 'organisations':
       // The super admin's list of every organisation comes with organisation management; anyone
       // else's is the organisations they are a guest of.
-      if (isSuperAdmin(viewer)) return page('shell', <HomePage organisationName={null} />);
+      if (isSuperAdmin(viewer)) return page('shell', chunk(<OrganisationsPage />));
       return page('shell', chunk(<GuestOrganisationsPage viewer={viewer} />));
+    case 'organisation-overview':
+    case 'organisation-edit':
+      return organisationRoute(screen, viewer);
+    // Built by the users and invites work; their addresses are matched here already.
+    case 'users':
+    case 'user-create':
+    case 'user-edit':
+    case 'invites':
+      return notFound();
     case 'report-invites':
       // Any signed-in user may open it (spec §2).
       return page('shell', chunk(<ReportInvitesPage viewer={viewer} />));
