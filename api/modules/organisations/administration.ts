@@ -2,7 +2,7 @@ import { and, eq, ne } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { blobs, organisations, roles, sessions, users } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
-import { UserError } from "../../lib/errors.ts";
+import { UserError, badInput } from "../../lib/errors.ts";
 import { requireUuid } from "../../lib/ids.ts";
 import { recordActivity } from "../audit/service.ts";
 import { prepareAvatarImage } from "../files/avatar-image.ts";
@@ -10,7 +10,7 @@ import { incomingImage } from "../files/chat-image.ts";
 import { removeBlobBytes, storeCheckedFile } from "../files/stored-blob.ts";
 import { canReachOrganisation, mutate, requirePermission } from "../access/policy.ts";
 import type { OrganisationCreate } from "./inputs.ts";
-import { ORGANISATION_NOT_FOUND } from "./service.ts";
+import { LOGO_UPLOAD_FAILED, ORGANISATION_NOT_FOUND } from "./service.ts";
 import { slugCandidates } from "./slugs.ts";
 
 /**
@@ -21,7 +21,7 @@ import { slugCandidates } from "./slugs.ts";
 export async function createOrganisation(ctx: Ctx, input: OrganisationCreate) {
   return mutate(ctx, "OrganisationCreate", async (tx, actor) => {
     const row = await insertWithFreeSlug(tx, input);
-    await recordActivity(tx, actor, { organisationId: row.id, objectType: "Organisation", objectId: row.id, action: "Create", metadata: { name: row.name } });
+    await recordActivity(tx, actor, { organisationId: row.id, objectType: "Organisation", objectId: row.id, action: "CreateOrganisation", metadata: { name: row.name } });
     return row;
   });
 }
@@ -90,11 +90,12 @@ export const LOGO_MAX_BYTES = 9_999_999;
  * stripped of metadata before it is stored (files/logo-image.ts), replacing the previous logo.
  * Owners and admins change their own organisation's logo; the super admin any.
  */
-export async function updateOrganisationLogo(ctx: Ctx, rawId: string, file: File) {
+export async function updateOrganisationLogo(ctx: Ctx, rawId: string, file: File | null) {
   // Who may, and which organisation, before the file is read at all.
   const caller = requirePermission(ctx, "OrganisationUpdate");
   const id = requireUuid(rawId, ORGANISATION_NOT_FOUND);
   if (!canReachOrganisation(caller, id)) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
+  if (!file) throw badInput(LOGO_UPLOAD_FAILED, [{ field: "file", message: LOGO_UPLOAD_FAILED }]);
   const image = await prepareAvatarImage(incomingImage(file), { maxBytes: LOGO_MAX_BYTES, baseName: "logo" });
   let replacedStorageKey: string | null = null;
   let ended: () => Promise<void> = async () => {};

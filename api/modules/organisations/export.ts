@@ -63,7 +63,7 @@ export async function exportOrganisationsCsv(ctx: Ctx, body: unknown): Promise<E
     ]),
   ]);
   await ctx.db.transaction((tx) =>
-    recordActivity(tx, actor, { organisationId: null, objectType: "Organisation", action: "Export", metadata: { filter: search, count: rows.length } }),
+    recordActivity(tx, actor, { organisationId: null, objectType: "Organisation", action: "ExportOrganisations", metadata: { filter: search, count: rows.length } }),
   );
   return { fileName: ORGANISATIONS_EXPORT_FILE, contentType: "text/csv; charset=utf-8", body: new TextEncoder().encode(csv) };
 }

@@ -146,10 +146,11 @@ builder.mutationFields((t) => ({
   }),
   organisationUpdateLogo: t.drizzleField({
     type: OrganisationType,
-    args: { id: t.arg.id({ required: true }), file: t.arg({ type: "File", required: true }) },
+    // Optional in the schema so that a call without its file is answered by the server's own message.
+    args: { id: t.arg.id({ required: true }), file: t.arg({ type: "File", required: false }) },
     authScopes: { permission: "OrganisationUpdate" },
     resolve: async (query, _root, args, ctx) => {
-      const id = await updateOrganisationLogo(ctx, String(args.id), args.file);
+      const id = await updateOrganisationLogo(ctx, String(args.id), args.file ?? null);
       return (await ctx.db.query.organisations.findFirst(query({ where: { id } })))!;
     },
   }),

@@ -1,4 +1,4 @@
-import { Fragment, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { accountAccessRoute } from './features/account-access/account-access-routes';
 import { LoginPage } from './features/auth/components/login-page';
 import { LoginVerifyPage } from './features/auth/components/login-verify-page';
@@ -169,8 +169,9 @@ function organisationRoute(screen: Extract<Screen, { name: 'organisation-overvie
   if (isSuperAdmin(viewer) && screen.organisationID === undefined) return { kind: 'redirect', to: organisationsPath() };
   const editing = screen.name === 'organisation-edit';
   if (!can(viewer, editing ? 'OrganisationUpdate' : 'OrganisationRead')) return notFound();
-  const element = editing ? <OrganisationEditPage viewer={viewer} organisationID={screen.organisationID} /> : <OrganisationOverviewPage viewer={viewer} organisationID={screen.organisationID} />;
-  return page('shell', chunk(<Fragment key={`${screen.name}/${screen.organisationID ?? ''}`}>{element}</Fragment>), screen.organisationID);
+  const key = screen.organisationID ?? '';
+  const element = editing ? <OrganisationEditPage key={key} viewer={viewer} organisationID={screen.organisationID} /> : <OrganisationOverviewPage key={key} viewer={viewer} organisationID={screen.organisationID} />;
+  return page('shell', chunk(element), screen.organisationID);
 }
 
 /** Guest members reach reports only with two-factor authentication active; else the organisations list (spec §4). */

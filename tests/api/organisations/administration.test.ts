@@ -71,7 +71,7 @@ describe("organisationCreate", () => {
     const [entry] = await server.db
       .select()
       .from(userActivities)
-      .where(and(eq(userActivities.objectId, first.data!.organisationCreate.id), eq(userActivities.action, "Create")));
+      .where(and(eq(userActivities.objectId, first.data!.organisationCreate.id), eq(userActivities.action, "CreateOrganisation")));
     expect(entry?.metadata).toMatchObject({ name: "Acme Pty Ltd" });
   });
 

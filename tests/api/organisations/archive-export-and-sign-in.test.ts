@@ -78,7 +78,7 @@ describe("POST /api/admin/export/organisations", () => {
     const archived = await (await exportAs(superAdmin, { search: "Archived" })).text();
     expect(archived).toContain("Archived For Export");
     expect(archived).not.toContain("'=HYPERLINK");
-    const entries = await first.db.select().from(userActivities).where(eq(userActivities.action, "Export"));
+    const entries = await first.db.select().from(userActivities).where(eq(userActivities.action, "ExportOrganisations"));
     expect(entries.some((entry) => entry.objectType === "Organisation")).toBe(true);
   });
 
