@@ -58,6 +58,18 @@ describe("organisations in the console", () => {
     expect(new URL(page.url()).pathname).toMatch(/^\/admin\/manage\/organisations\/dashboard\/[0-9a-f-]{36}$/);
     const organisationID = new URL(page.url()).pathname.split("/").pop()!;
     await page.getByRole("link", { name: "Back to Organisations" }).waitFor();
+    // Every screen of its menu stays inside it: the organisation's own addresses, the banner kept.
+    const menu = page.getByRole("navigation", { name: "Main" });
+    for (const [link, heading, address] of [
+      ["Reports", "Reports", "reports"],
+      ["Conversations", "Conversations", "report-conversations"],
+      ["Forms", "Report Forms", "report-forms"],
+    ] as const) {
+      await menu.getByRole("link", { name: link }).click();
+      await page.getByRole("heading", { name: heading, exact: true }).waitFor();
+      expect(new URL(page.url()).pathname).toBe(`/admin/manage/organisations/${address}/${organisationID}`);
+      await page.getByText("You are managing organisation: Harbour Health").waitFor();
+    }
 
     // The overview: public page link and seats; Details.
     await page.goto(`${consoleOrigin}/admin/manage/organisations/overview/${organisationID}`);

@@ -210,6 +210,7 @@ describe("organisationUpdateLogo and logoBlobID '-'", () => {
     expect(codeOf(await uploadLogo(as.owner, home.id, "logo.png", files.plainJpeg()))).toBe("BAD_USER_INPUT");
     expect(codeOf(await uploadLogo(as.owner, home.id, "logo.png", "not an image"))).toBe("BAD_USER_INPUT");
     expect(codeOf(await uploadLogo(as.member, home.id, "logo.png", files.pngWithText()))).toBe("FORBIDDEN");
+    expect(messageOf(await as.owner.gql(`mutation ($id: ID!) { organisationUpdateLogo(id: $id) { id } }`, { id: home.id }))).toBe("Upload Failed");
     expect(messageOf(await uploadLogo(as.owner, other.id, "logo.png", files.pngWithText()))).toBe("Organisation is not found");
     const tooLarge = new Uint8Array(10_000_000);
     tooLarge.set(files.plainJpeg());

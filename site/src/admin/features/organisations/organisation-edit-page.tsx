@@ -134,7 +134,11 @@ function SettingsForm({ viewer, organisation, organisationID, RichTextEditor }: 
         </Group>
         <Group legend="Conversations">
           <div className="organisation-inline">
-            <TextField id="organisation-interval" label="Stale Message Interval" value={interval} onChange={setIntervalText} error={errors.staleMessageIntervalNumber} />
+            <TextField id="organisation-interval" label="Stale Message Interval" value={interval} onChange={(text) => {
+                setIntervalText(text);
+                setErrors((current) => ({ ...current, staleMessageIntervalNumber: undefined }));
+              }}
+              error={errors.staleMessageIntervalNumber} />
             <SelectField
               id="organisation-interval-unit"
               label="Interval Unit"
