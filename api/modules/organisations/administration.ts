@@ -1,4 +1,4 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, inArray, ne } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { blobs, organisations, roles, sessions, users } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
@@ -78,7 +78,7 @@ async function endStaffSessions(tx: Database, organisationId: string): Promise<s
     .innerJoin(roles, eq(roles.id, users.roleId))
     .where(and(eq(users.organisationId, organisationId), ne(roles.name, "SUPER_ADMIN")));
   const ids = staff.map((user) => user.id);
-  for (const id of ids) await tx.delete(sessions).where(eq(sessions.userId, id));
+  if (ids.length) await tx.delete(sessions).where(inArray(sessions.userId, ids));
   return ids;
 }
 
