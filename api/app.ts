@@ -8,6 +8,7 @@ import { reportRoutes } from "./http/report-routes.ts";
 import { exportRoutes } from "./http/export-routes.ts";
 import { fileRoutes, graphqlUploadGuard, isMultipartPost } from "./http/file-routes.ts";
 import { multipartOperationsGuard } from "./http/graphql-multipart.ts";
+import { organisationExportRoutes } from "./http/organisation-export-routes.ts";
 import { createGraphqlServer, GRAPHQL_PATH } from "./graphql/yoga.ts";
 import { directRequests } from "./graphql/direct-requests.ts";
 import { schema } from "./graphql/schema.ts";
@@ -56,7 +57,7 @@ export function createApp(services: Services, options: { siteRoot: string; direc
   });
   const graphqlUpload = graphqlUploadGuard();
   // Uploads under /api/files carry their own, larger limit on their routes (http/file-routes.ts);
-  // chat images come to GraphQL as multipart requests, with their own 6 MB limit (same file).
+  // chat images come to GraphQL as multipart requests, with their own 11 MB limit (same file).
   hono.use("/api/*", (c, next) =>
     c.req.path.startsWith("/api/files/") ? next() : c.req.path === GRAPHQL_PATH && isMultipartPost(c) ? graphqlUpload(c, next) : jsonBodyLimit(c, next),
   );
@@ -69,6 +70,7 @@ export function createApp(services: Services, options: { siteRoot: string; direc
   hono.route("/api/auth", reportRoutes(services));
   hono.route("/api/files", fileRoutes(services));
   hono.route("/api/report-submissions", exportRoutes(services));
+  hono.route("/api/admin/export", organisationExportRoutes(services));
   hono.on(["GET", "POST"], GRAPHQL_PATH, async (c) => {
     // Only JSON and multipart uploads (guarded above) reach GraphQL: form-encoded and text bodies are
     // what a page on another site can make a browser send with our cookies, without a preflight.

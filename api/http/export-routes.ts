@@ -12,7 +12,7 @@ import type { AppEnv } from "./types.ts";
  * Access rules and the audit entries live in modules/exports/service.ts.
  */
 
-function download(file: ExportFile, disposition: string, extraHeaders: Record<string, string> = {}): Response {
+export function download(file: Pick<ExportFile, "body" | "contentType">, disposition: string, extraHeaders: Record<string, string> = {}): Response {
   return new Response(file.body, {
     headers: {
       "Content-Type": file.contentType,
@@ -26,13 +26,13 @@ function download(file: ExportFile, disposition: string, extraHeaders: Record<st
 }
 
 /** The file names of the bulk exports are ASCII by construction, so the plain quoted form suffices (and every client reads it). */
-const plainDisposition = (fileName: string) => `attachment; filename="${fileName}"`;
+export const plainDisposition = (fileName: string) => `attachment; filename="${fileName}"`;
 
 /**
  * The POSTs take JSON only. A form or text/plain body is what a page on another (same-site)
  * host could make a browser send with the staff cookie, without a CORS preflight.
  */
-async function jsonBody(c: Context<AppEnv>): Promise<Record<string, unknown> | Response> {
+export async function jsonBody(c: Context<AppEnv>): Promise<Record<string, unknown> | Response> {
   if (!/^application\/json\b/i.test(c.req.header("content-type") ?? "")) return c.json({ error: "Export requests must be sent as JSON." }, 415);
   return readJsonObject(c);
 }

@@ -1,7 +1,8 @@
 import type { HostKind } from "../context.ts";
+import { RESERVED_SLUGS } from "../shared/hosts.ts";
 
-/** Subdomains that never name an organisation. */
-export const RESERVED_SUBDOMAINS = new Set(["app", "login", "lantern"]);
+/** Subdomains that never name an organisation (one list with the slugs organisations are given). */
+export const RESERVED_SUBDOMAINS = RESERVED_SLUGS;
 
 export type ParsedHost = { kind: Exclude<HostKind, "organisation"> } | { kind: "organisation"; slug: string };
 

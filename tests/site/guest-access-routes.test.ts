@@ -35,7 +35,7 @@ describe("guest access routes", () => {
   });
 
   test("the organisations list is the guest's list for everyone but a super admin", () => {
-    expect(screenName(resolve("/admin/manage/organisations", viewerOf("SUPER_ADMIN", false)))).toBe("HomePage");
+    expect(screenName(resolve("/admin/manage/organisations", viewerOf("SUPER_ADMIN", false)))).toBe("OrganisationsPage");
     for (const role of ["ORGANISATION_OWNER", "ORGANISATION_ADMIN", "MEMBER", "GUEST_MEMBER"] as const) {
       expect(screenName(resolve("/admin/manage/organisations", viewerOf(role, false)))).toBe("GuestOrganisationsPage");
     }

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
-import { roles, sessions, users } from "../../../db/schema/index.ts";
+import { organisations, roles, sessions, users } from "../../../db/schema/index.ts";
 import type { SignedInActor } from "../../context.ts";
 import type { SessionCache } from "../../lib/session-cache.ts";
 import { hashToken, newToken } from "../../lib/tokens.ts";
@@ -23,7 +23,7 @@ export async function createStaffSession(tx: Database, userId: string, now = new
 
 /**
  * Resolves a session cookie to a staff actor (or one that still owes its two-factor step), or null when it is unknown, idle for too long,
- * past its absolute lifetime, or its user is suspended. Expired rows are deleted on sight.
+ * past its absolute lifetime, or its user is suspended or belongs to an archived organisation. Expired rows are deleted on sight.
  * With a cache, a session resolved before is served from it (session-cache.ts says when it may be).
  */
 export async function resolveStaffSession(db: Database, token: string, cache?: SessionCache, now = new Date()): Promise<SignedInActor | null> {
@@ -56,14 +56,17 @@ export async function resolveStaffSessionByHash(db: Database, tokenHash: string,
       twoFactorPassed: sessions.twoFactorPassed,
       twoFactorActivated: users.twoFactorAuthenticationActivated,
       twoFactorSet: users.twoFactorAuthenticationIsSet,
+      organisationArchived: organisations.archived,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(roles, eq(roles.id, users.roleId))
+    .leftJoin(organisations, eq(organisations.id, users.organisationId))
     .where(eq(sessions.tokenHash, tokenHash))
     .limit(1);
   if (!row) return null;
-  if (sessionEnded(row, now) || row.suspended) {
+  // An archived organisation's staff are signed out (organisations/administration.ts ends their sessions; this covers a sign-in that raced it).
+  if (sessionEnded(row, now) || row.suspended || (row.organisationArchived === true && row.role !== "SUPER_ADMIN")) {
     await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
     return null;
   }

@@ -30,13 +30,15 @@ export interface AvatarImage {
  * names (the browser's Content-Type is ignored), and EXIF (GPS, device) and text chunks are
  * stripped before anything reaches the blob store.
  */
-export async function prepareAvatarImage(file: IncomingImage): Promise<AvatarImage> {
-  if (file.size > AVATAR_MAX_BYTES) throw badInput(FILE_SIZE_TOO_LARGE);
+export async function prepareAvatarImage(file: IncomingImage, options: { maxBytes?: number; baseName?: string } = {}): Promise<AvatarImage> {
+  // An organisation's logo is checked the same way, with its own limit and name (organisations/administration.ts).
+  const { maxBytes = AVATAR_MAX_BYTES, baseName = "avatar" } = options;
+  if (file.size > maxBytes) throw badInput(FILE_SIZE_TOO_LARGE);
   const extension = extensionOf(cleanFileName(file.name));
   const type = Object.hasOwn(AVATAR_TYPES, extension) ? AVATAR_TYPES[extension]! : null;
   if (!type || file.size === 0) throw badInput(INVALID_FILE);
   const original = await file.bytes();
-  if (original.length > AVATAR_MAX_BYTES) throw badInput(FILE_SIZE_TOO_LARGE);
+  if (original.length > maxBytes) throw badInput(FILE_SIZE_TOO_LARGE);
   if (sniffFileType(original, extension)?.kind !== type.kind) throw badInput(INVALID_FILE);
   let bytes: Uint8Array;
   try {
@@ -46,5 +48,5 @@ export async function prepareAvatarImage(file: IncomingImage): Promise<AvatarIma
     throw error;
   }
   if (bytes.length === 0) throw badInput(INVALID_FILE);
-  return { bytes, mimeType: type.mimeType, fileName: `avatar.${type.kind === "jpeg" ? "jpg" : "png"}` };
+  return { bytes, mimeType: type.mimeType, fileName: `${baseName}.${type.kind === "jpeg" ? "jpg" : "png"}` };
 }

@@ -34,10 +34,15 @@ export function publishStateOf(form: Pick<FormRow, "currentBuildId" | "deployedB
  * the port only in development and only when it is not the protocol's default.
  */
 export function publicFormUrl(config: Pick<Config, "protocol" | "appDomain" | "port" | "production">, slug: string, formId: string): string {
+  return `${organisationSiteUrl(config, slug)}report/${formId}`;
+}
+
+/** An organisation's public page: its slug as a subdomain of the product's domain ('app.' stripped). */
+export function organisationSiteUrl(config: Pick<Config, "protocol" | "appDomain" | "port" | "production">, slug: string): string {
   const domain = config.appDomain.replace(/^app\./i, "");
   const defaultPort = config.port === 80 || config.port === 443;
   const port = config.production || defaultPort ? "" : `:${config.port}`;
-  return `${config.protocol}://${slug}.${domain}${port}/report/${formId}`;
+  return `${config.protocol}://${slug}.${domain}${port}/`;
 }
 
 /** Views of these forms, in the order given. */

@@ -1,6 +1,10 @@
 import { builder } from "../../graphql/builder.ts";
 import { OrganisationType } from "./graphql.ts";
-import { listOrganisations } from "./list.ts";
+import { ListFilterEnum } from "../tags/graphql.ts";
+import { SortDirectionEnum } from "../reports/graphql-types.ts";
+import { listOrganisations, ORGANISATION_SORT_KEYS } from "./list.ts";
+
+const OrganisationSortKeyEnum = builder.enumType("OrganisationSortKey", { values: ORGANISATION_SORT_KEYS });
 
 const OrganisationListType = builder.objectRef<{ total: number; ids: string[] }>("OrganisationList").implement({
   fields: (t) => ({
@@ -22,7 +26,14 @@ builder.queryFields((t) => ({
   organisations: t.field({
     type: OrganisationListType,
     description: "Every organisation for a super admin; for anyone else, the organisations they are a guest of.",
-    args: { search: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
+    args: {
+      search: t.arg.string(),
+      filter: t.arg({ type: ListFilterEnum }),
+      sortBy: t.arg({ type: OrganisationSortKeyEnum }),
+      sortDir: t.arg({ type: SortDirectionEnum }),
+      limit: t.arg.int(),
+      offset: t.arg.int(),
+    },
     authScopes: { staff: true },
     resolve: (_root, args, ctx) => listOrganisations(ctx, args),
   }),

@@ -1,13 +1,18 @@
 import { and, count, eq } from "drizzle-orm";
-import { organisationEmailSubscribers, reportForms, users } from "../../../db/schema/index.ts";
+import { organisationEmailSubscribers, reportForms } from "../../../db/schema/index.ts";
 import { builder } from "../../graphql/builder.ts";
 import { parseWith } from "../../lib/validation.ts";
 import { FONT_FAMILIES, INTERVAL_UNITS } from "../../shared/enums.ts";
-import { OrganisationSettingsInput } from "./inputs.ts";
+import { organisationSiteUrl } from "../forms/views.ts";
+import { createOrganisation, setOrganisationArchived, updateOrganisationLogo } from "./administration.ts";
+import { OrganisationCreateInput, OrganisationSettingsInput } from "./inputs.ts";
+import { seatUsage } from "./seats.ts";
 import { getOrganisation, updateOrganisation } from "./service.ts";
 
+/** Spec §3: 'fontFamily (Helvetica default, Roboto, Montserrat)'. Helvetica is stored as the CSS family it draws with. */
+const FONT_ENUM_NAMES: Record<(typeof FONT_FAMILIES)[number], string> = { "Helvetica Neue": "Helvetica", Roboto: "Roboto", Montserrat: "Montserrat" };
 const FontFamilyEnum = builder.enumType("FontFamily", {
-  values: Object.fromEntries(FONT_FAMILIES.map((font) => [font.replace(/\s/g, ""), { value: font }])) as Record<string, { value: (typeof FONT_FAMILIES)[number] }>,
+  values: Object.fromEntries(FONT_FAMILIES.map((font) => [FONT_ENUM_NAMES[font], { value: font }])) as Record<string, { value: (typeof FONT_FAMILIES)[number] }>,
 });
 const IntervalUnitEnum = builder.enumType("StaleMessageIntervalUnit", { values: INTERVAL_UNITS });
 
@@ -31,6 +36,12 @@ export const OrganisationType = builder.drizzleObject("organisations", {
     slug: t.exposeString("slug"),
     abn: t.exposeString("abn"),
     loginCode: t.exposeString("loginCode", { nullable: true }),
+    /** The organisation's public page: its slug as a subdomain of the product's domain. */
+    publicURL: t.string({
+      select: { columns: { slug: true } },
+      resolve: (org, _args, ctx) => organisationSiteUrl(ctx.services.config, org.slug),
+    }),
+    logoBlobID: t.string({ nullable: true, select: { columns: { logoBlobId: true } }, resolve: (org) => org.logoBlobId }),
     logo: t.field({
       type: FileRefType,
       nullable: true,
@@ -59,12 +70,13 @@ export const OrganisationType = builder.drizzleObject("organisations", {
     usage: t.field({
       type: UsageType,
       resolve: async (org, _args, ctx) => {
-        const [[usersRow], [formsRow], [subscribersRow]] = await Promise.all([
-          ctx.db.select({ n: count() }).from(users).where(and(eq(users.organisationId, org.id), eq(users.suspended, false))),
+        // activeUsers is the seat rule's own count (seats.ts), so the console shows what a claim checks.
+        const [seats, [formsRow], [subscribersRow]] = await Promise.all([
+          seatUsage(ctx.db, org.id),
           ctx.db.select({ n: count() }).from(reportForms).where(and(eq(reportForms.organisationId, org.id), eq(reportForms.status, "Active"), eq(reportForms.archived, false))),
           ctx.db.select({ n: count() }).from(organisationEmailSubscribers).where(eq(organisationEmailSubscribers.organisationId, org.id)),
         ]);
-        return { activeUsers: usersRow?.n ?? 0, activeForms: formsRow?.n ?? 0, activeSubscribers: subscribersRow?.n ?? 0 };
+        return { activeUsers: seats?.activeUsers ?? 0, activeForms: formsRow?.n ?? 0, activeSubscribers: subscribersRow?.n ?? 0 };
       },
     }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
@@ -92,7 +104,12 @@ const OrganisationUpdateInput = builder.inputType("OrganisationUpdateInput", {
     logoPaddingPixels: t.int({ required: false }),
     logoWidthPixels: t.int({ required: false }),
     fontFamily: t.field({ type: FontFamilyEnum, required: false }),
+    logoBlobID: t.string({ required: false, description: "'-' removes the logo; the current logo's id keeps it. New logos come through organisationUpdateLogo." }),
   }),
+});
+
+const OrganisationCreateInputType = builder.inputType("OrganisationCreateInput", {
+  fields: (t) => ({ name: t.string({ required: true }), abn: t.string({ required: true }) }),
 });
 
 builder.queryFields((t) => ({
@@ -115,6 +132,43 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       const input = parseWith(OrganisationSettingsInput, args.input as Record<string, unknown>);
       const row = await updateOrganisation(ctx, String(args.id), input);
+      return (await ctx.db.query.organisations.findFirst(query({ where: { id: row.id } })))!;
+    },
+  }),
+  organisationCreate: t.drizzleField({
+    type: OrganisationType,
+    args: { input: t.arg({ type: OrganisationCreateInputType, required: true }) },
+    authScopes: { permission: "OrganisationCreate" },
+    resolve: async (query, _root, args, ctx) => {
+      const row = await createOrganisation(ctx, parseWith(OrganisationCreateInput, args.input));
+      return (await ctx.db.query.organisations.findFirst(query({ where: { id: row.id } })))!;
+    },
+  }),
+  organisationUpdateLogo: t.drizzleField({
+    type: OrganisationType,
+    // Optional in the schema so that a call without its file is answered by the server's own message.
+    args: { id: t.arg.id({ required: true }), file: t.arg({ type: "File", required: false }) },
+    authScopes: { permission: "OrganisationUpdate" },
+    resolve: async (query, _root, args, ctx) => {
+      const id = await updateOrganisationLogo(ctx, String(args.id), args.file ?? null);
+      return (await ctx.db.query.organisations.findFirst(query({ where: { id } })))!;
+    },
+  }),
+  organisationArchive: t.drizzleField({
+    type: OrganisationType,
+    args: { id: t.arg.id({ required: true }) },
+    authScopes: { permission: "OrganisationArchive" },
+    resolve: async (query, _root, args, ctx) => {
+      const row = await setOrganisationArchived(ctx, String(args.id), true);
+      return (await ctx.db.query.organisations.findFirst(query({ where: { id: row.id } })))!;
+    },
+  }),
+  organisationUnarchive: t.drizzleField({
+    type: OrganisationType,
+    args: { id: t.arg.id({ required: true }) },
+    authScopes: { permission: "OrganisationUnarchive" },
+    resolve: async (query, _root, args, ctx) => {
+      const row = await setOrganisationArchived(ctx, String(args.id), false);
       return (await ctx.db.query.organisations.findFirst(query({ where: { id: row.id } })))!;
     },
   }),

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { sanitiseRichText } from "../../lib/rich-text-sanitiser.ts";
 import { FONT_FAMILIES, INTERVAL_UNITS } from "../../shared/enums.ts";
 import { TEXT_LIMITS } from "../../shared/limits.ts";
 
@@ -22,13 +23,26 @@ export const OrganisationSettingsInput = v.object({
   generalEnquiryWelcomeMessageContent: v.optional(text(TEXT_LIMITS.welcomeMessage.max)),
   allowGeneralEnquiryChatFileUploads: v.optional(v.boolean()),
   portalWelcomeMessageEnabled: v.optional(v.boolean()),
-  portalWelcomeMessageContent: v.optional(text(TEXT_LIMITS.welcomeMessage.max)),
+  // Shown as HTML on the public page: only the rich-text editor's allowlisted markup is kept.
+  portalWelcomeMessageContent: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.welcomeMessage.max, `Must be at most ${TEXT_LIMITS.welcomeMessage.max} characters`), v.transform(sanitiseRichText))),
   showLogoOnReportForms: v.optional(v.boolean()),
   logoPaddingPixels: v.optional(v.pipe(v.number(), v.integer(), v.minValue(10), v.maxValue(25))),
   logoWidthPixels: v.optional(v.pipe(v.number(), v.integer(), v.minValue(50), v.maxValue(250))),
   fontFamily: v.optional(v.picklist(FONT_FAMILIES)),
+  /** '-' removes the logo; the current logo's id keeps it. A new logo comes through organisationUpdateLogo. */
+  logoBlobID: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(TEXT_LIMITS.id.max, "Upload Failed"))),
 });
 
 export type OrganisationSettings = v.InferOutput<typeof OrganisationSettingsInput>;
 
-export const SUPER_ADMIN_ONLY_SETTINGS = ["name", "openSeatNumber", "enableEmailAuth2FA", "enableSSO"] as const satisfies readonly (keyof OrganisationSettings)[];
+/** Spec §6: the name, seats and sign-in methods are the super admin's; form translations too (it is a paid feature of the plan). */
+export const SUPER_ADMIN_ONLY_SETTINGS = ["name", "openSeatNumber", "enableEmailAuth2FA", "enableSSO", "enableFormTranslations"] as const satisfies readonly (keyof OrganisationSettings)[];
+
+export const REMOVE_LOGO = "-";
+
+/** organisationCreate [input: name, abn]: both required (spec §5). */
+export const OrganisationCreateInput = v.object({
+  name: requiredText(TEXT_LIMITS.organisationName.max),
+  abn: requiredText(TEXT_LIMITS.abn.max),
+});
+export type OrganisationCreate = v.InferOutput<typeof OrganisationCreateInput>;

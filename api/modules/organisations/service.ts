@@ -1,13 +1,17 @@
 import { eq } from "drizzle-orm";
 import { organisations } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
-import { UserError, forbidden } from "../../lib/errors.ts";
+import { UserError, badInput, forbidden } from "../../lib/errors.ts";
 import { requireUuid } from "../../lib/ids.ts";
 import { recordActivity } from "../audit/service.ts";
+import { removeBlobBytes } from "../files/stored-blob.ts";
+import { deleteBlob } from "./administration.ts";
 import { canReachOrganisation, isSuperAdmin, mutate, requirePermission } from "../access/policy.ts";
-import { SUPER_ADMIN_ONLY_SETTINGS, type OrganisationSettings } from "./inputs.ts";
+import { REMOVE_LOGO, SUPER_ADMIN_ONLY_SETTINGS, type OrganisationSettings } from "./inputs.ts";
 
 export const ORGANISATION_NOT_FOUND = "Organisation is not found";
+/** Spec §5 and §8: the logo's failure text. */
+export const LOGO_UPLOAD_FAILED = "Upload Failed";
 
 /** One organisation the actor may read; anyone else's is reported as not found. */
 export async function getOrganisation(ctx: Ctx, rawId: string) {
@@ -23,15 +27,25 @@ export async function getOrganisation(ctx: Ctx, rawId: string) {
  * Changes an organisation's settings. Every instance's cached copy of it (organisation-cache.ts) has
  * gone before this answers: a renamed or archived organisation's old host answers "not found" at once.
  */
-export async function updateOrganisation(ctx: Ctx, rawId: string, input: OrganisationSettings) {
+export async function updateOrganisation(ctx: Ctx, rawId: string, { logoBlobID, ...input }: OrganisationSettings) {
+  let removedLogoKey: string | null = null;
   const { after, copiesEnded } = await mutate(ctx, "OrganisationUpdate", async (tx, actor) => {
     const id = requireUuid(rawId, ORGANISATION_NOT_FOUND);
     if (!canReachOrganisation(actor, id)) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
     if (!isSuperAdmin(actor) && SUPER_ADMIN_ONLY_SETTINGS.some((key) => input[key] !== undefined)) throw forbidden();
     const [before] = await tx.select().from(organisations).where(eq(organisations.id, id)).for("update");
     if (!before) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
-    const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
-    const [after] = await tx.update(organisations).set(changes).where(eq(organisations.id, id)).returning();
+    // Only '-' or the current logo's id: a new logo arrives through organisationUpdateLogo, never by naming another blob.
+    if (logoBlobID !== undefined && logoBlobID !== REMOVE_LOGO && logoBlobID.toLowerCase() !== before.logoBlobId) {
+      throw badInput(LOGO_UPLOAD_FAILED, [{ field: "logoBlobID", message: LOGO_UPLOAD_FAILED }]);
+    }
+    const changes: Record<string, unknown> = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+    if (logoBlobID === REMOVE_LOGO && before.logoBlobId) {
+      changes.logoBlobId = null;
+      removedLogoKey = await deleteBlob(tx, before.logoBlobId);
+    }
+    // Nothing to write (say, the current logo's id sent back as it was): the row stays as it is.
+    const [after] = Object.keys(changes).length ? await tx.update(organisations).set(changes).where(eq(organisations.id, id)).returning() : [before];
     await recordActivity(tx, actor, {
       organisationId: id,
       objectType: "Organisation",
@@ -42,5 +56,6 @@ export async function updateOrganisation(ctx: Ctx, rawId: string, input: Organis
     return { after: after!, copiesEnded: await ctx.services.invalidator.announce(tx, { organisationIds: [id] }) };
   });
   await copiesEnded();
+  if (removedLogoKey) await removeBlobBytes(ctx, removedLogoKey, "a removed organisation logo");
   return after;
 }

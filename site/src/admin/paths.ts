@@ -88,7 +88,29 @@ export function organisationsPath(): string {
   return '/admin/manage/organisations';
 }
 
-/** The organisation's invites to its staff (spec §2 Invites). */
+/** An organisation's overview and settings (spec §2 Organisations); without an id, the viewer's own organisation. */
+export function organisationOverviewPath(organisationID?: string): string {
+  return organisationID ? `/admin/manage/organisations/overview/${enc(organisationID)}` : '/admin/manage/organisations/overview';
+}
+
+export function organisationEditPath(organisationID?: string): string {
+  return organisationID ? `/admin/manage/organisations/edit/${enc(organisationID)}` : '/admin/manage/organisations/edit';
+}
+
+/** Users (spec §2 Users) and their organisation variants. */
+export function usersPath(organisationID?: string): string {
+  return organisationID ? `/admin/manage/organisations/users/${enc(organisationID)}` : '/admin/manage/users';
+}
+
+export function userCreatePath(organisationID?: string): string {
+  return organisationID ? `/admin/manage/organisations/users/create/${enc(organisationID)}` : '/admin/manage/users/create';
+}
+
+export function userEditPath(userID: string, organisationID?: string): string {
+  return organisationID ? `/admin/manage/organisations/users/edit/${enc(organisationID)}/${enc(userID)}` : `/admin/manage/users/edit/${enc(userID)}`;
+}
+
+/** Invites (spec §2 Invites) and the organisation variant. */
 export function invitesPath(organisationID?: string): string {
   return organisationID ? `/admin/manage/organisations/invites/${enc(organisationID)}` : '/admin/manage/invites';
 }
@@ -108,8 +130,13 @@ export type Screen =
   | { name: 'form-template-create' }
   | { name: 'form-template-edit'; reportFormTemplateID: string }
   | { name: 'settings' }
-  | { name: 'not-found' }
-  | { name: 'invites'; organisationID?: string };
+  | { name: 'organisation-overview'; organisationID?: string }
+  | { name: 'organisation-edit'; organisationID?: string }
+  | { name: 'users'; organisationID?: string; roleType?: string }
+  | { name: 'user-create'; organisationID?: string }
+  | { name: 'user-edit'; userID: string; organisationID?: string }
+  | { name: 'invites'; organisationID?: string }
+  | { name: 'not-found' };
 
 function isTab(value: string | undefined): value is ReportTab {
   return (REPORT_TABS as readonly string[]).includes(value ?? '');
@@ -152,9 +179,21 @@ function matchManage(p: string[]): Screen {
   if (a === 'report-forms' && n === 2 && b === 'create') return { name: 'report-form-create' };
   if (a === 'report-forms' && n === 3 && isFormTab(b)) return { name: 'report-form', tab: b, reportFormID: c! };
   if (a === 'form-templates') return matchTemplates(p.slice(1));
+  if (a === 'users' && n === 1) return { name: 'users' };
+  if (a === 'users' && n === 2 && b === 'create') return { name: 'user-create' };
+  if (a === 'users' && n === 2) return { name: 'users', roleType: b! };
+  if (a === 'users' && n === 3 && b === 'edit') return { name: 'user-edit', userID: c! };
   if (a === 'invites' && n === 1) return { name: 'invites' };
   if (a !== 'organisations') return { name: 'not-found' };
   if (n === 1) return { name: 'organisations' };
+  if ((b === 'overview' || b === 'edit') && n <= 3) {
+    const name = b === 'overview' ? 'organisation-overview' : 'organisation-edit';
+    return c === undefined ? { name } : { name, organisationID: c };
+  }
+  if (b === 'users' && n === 3) return { name: 'users', organisationID: c! };
+  if (b === 'users' && n === 4 && c === 'create') return { name: 'user-create', organisationID: d! };
+  if (b === 'users' && n === 5 && c === 'edit') return { name: 'user-edit', organisationID: d!, userID: e! };
+  if (b === 'invites' && n === 3) return { name: 'invites', organisationID: c! };
   if (b === 'dashboard' && n === 3) return { name: 'dashboard', organisationID: c! };
   if (b === 'reports' && n === 3) return { name: 'report-list', organisationID: c! };
   if (b === 'reports' && n === 6 && isTab(c)) return { name: 'report-detail', tab: c, organisationID: d!, reportFormID: e!, reportSubmissionID: f! };
@@ -163,7 +202,6 @@ function matchManage(p: string[]): Screen {
   if (b === 'report-forms' && n === 3) return { name: 'report-form-list', organisationID: c! };
   if (b === 'report-forms' && n === 4 && c === 'create') return { name: 'report-form-create', organisationID: d! };
   if (b === 'report-forms' && n === 5 && isFormTab(c)) return { name: 'report-form', tab: c, organisationID: d!, reportFormID: e! };
-  if (b === 'invites' && n === 3) return { name: 'invites', organisationID: c! };
   return { name: 'not-found' };
 }
 

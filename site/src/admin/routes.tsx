@@ -6,7 +6,6 @@ import { twoFactorGate } from './features/auth/two-factor/two-factor-gate';
 import { endSession, recheckSession, refreshViewer } from './features/auth/session-store';
 import { ConversationsPage } from './features/conversations/conversations-page';
 import { DashboardPage } from './features/dashboard/dashboard-page';
-import { HomePage } from './features/home/home-page';
 import { ReportDetailPage } from './features/reports/detail/report-detail-page';
 import { ReportListPage } from './features/reports/list/report-list-page';
 import { PASSWORD_UPDATED } from './features/settings/settings-api';
@@ -56,6 +55,15 @@ const ReportInvitesPage = lazyScreen('ReportInvitesPage', () => import('./featur
 const GuestOrganisationsPage = lazyScreen('GuestOrganisationsPage', () => import('./features/guest-access/guest-organisations-page'));
 const FormBuilderPage = lazyScreen('FormBuilderPage', () => import('./features/form-builder/form-builder-page'));
 const InvitesPage = lazyScreen('InvitesPage', () => import('./features/invites/invites-page'));
+const OrganisationsPage = lazyScreen('OrganisationsPage', () => import('./features/organisations/organisations-page'));
+const OrganisationOverviewPage = lazyScreen('OrganisationOverviewPage', () => import('./features/organisations/organisation-overview-page'));
+// The settings screen's welcome message uses the form builder's rich text editor (features do not
+// import each other, so it is handed over here), loaded with the screen and never before.
+const OrganisationEditPage = lazyScreen('OrganisationEditPage', () =>
+  Promise.all([import('./features/organisations/organisation-edit-page'), import('./features/form-builder/editor-slots')]).then(([screen, slots]) => ({
+    OrganisationEditPage: (props: { viewer: Viewer; organisationID?: string | undefined }) => <screen.OrganisationEditPage {...props} RichTextEditor={slots.RichTextEditor} />,
+  })),
+);
 
 function LoadingScreen() {
   return (
@@ -154,6 +162,19 @@ function formRoute(screen: FormScreen, viewer: Viewer, search: string): RouteRes
   }
 }
 
+/**
+ * An organisation's overview and settings (spec §2 Organisations, 'Account Settings: Organisation'):
+ * owners, admins and members their own (the address without an id), the super admin any (with its id).
+ */
+function organisationRoute(screen: Extract<Screen, { name: 'organisation-overview' | 'organisation-edit' }>, viewer: Viewer): RouteResult {
+  if (isSuperAdmin(viewer) && screen.organisationID === undefined) return { kind: 'redirect', to: organisationsPath() };
+  const editing = screen.name === 'organisation-edit';
+  if (!can(viewer, editing ? 'OrganisationUpdate' : 'OrganisationRead')) return notFound();
+  const key = screen.organisationID ?? '';
+  const element = editing ? <OrganisationEditPage key={key} viewer={viewer} organisationID={screen.organisationID} /> : <OrganisationOverviewPage key={key} viewer={viewer} organisationID={screen.organisationID} />;
+  return page('shell', chunk(element), screen.organisationID);
+}
+
 /** Guest members reach reports only with two-factor authentication active; else the organisations list (spec §4). */
 const REPORT_SCREENS: readonly Screen['name'][] = ['report-list', 'report-detail', 'conversations'];
 const guestWithoutTwoFactor = (viewer: Viewer) => isGuestMember(viewer) && !viewer.twoFactorAuthenticationActivated;
@@ -171,8 +192,16 @@ function screenRoute(screen: Screen, viewer: Viewer, search: string, returnPath?
     case 'organisations':
       // The super admin's list of every organisation comes with organisation management; anyone
       // else's is the organisations they are a guest of.
-      if (isSuperAdmin(viewer)) return page('shell', <HomePage organisationName={null} />);
+      if (isSuperAdmin(viewer)) return page('shell', chunk(<OrganisationsPage />));
       return page('shell', chunk(<GuestOrganisationsPage viewer={viewer} />));
+    case 'organisation-overview':
+    case 'organisation-edit':
+      return organisationRoute(screen, viewer);
+    // Built by the users work; their addresses are matched here already.
+    case 'users':
+    case 'user-create':
+    case 'user-edit':
+      return notFound();
     case 'report-invites':
       // Any signed-in user may open it (spec §2).
       return page('shell', chunk(<ReportInvitesPage viewer={viewer} />));

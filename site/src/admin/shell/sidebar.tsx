@@ -1,5 +1,5 @@
 import { useStore } from '../../lib/use-store';
-import { conversationsPath, dashboardPath, formTemplateListPath, invitesPath, organisationsPath, reportFormListPath, reportInvitesPath, reportListPath, settingsPath } from '../paths';
+import { conversationsPath, dashboardPath, formTemplateListPath, invitesPath, organisationOverviewPath, organisationsPath, reportFormListPath, reportInvitesPath, reportListPath, settingsPath } from '../paths';
 import { $location } from '../router';
 import { Link } from '../ui/link';
 import { can, isGuestMember, isSuperAdmin, type Viewer } from '../viewer';
@@ -63,6 +63,10 @@ function reportingItems(viewer: Viewer, organisationID: string | undefined): Ite
 function manageItems(viewer: Viewer): Item[] {
   const profile = settingsPath();
   const items: Item[] = [{ label: 'Profile', to: profile, active: (pathname) => pathname === profile }];
+  if (can(viewer, 'OrganisationList')) {
+    const to = organisationsPath();
+    items.push({ label: 'Organisations', to, active: (pathname) => pathname === to || /^\/admin\/manage\/organisations\/(overview|edit)\//.test(pathname) });
+  }
   if (can(viewer, 'ReportFormTemplateCreate')) {
     const to = formTemplateListPath();
     items.push({ label: 'Form Templates', to, active: (pathname) => pathname === to || pathname.startsWith(`${to}/`) });
@@ -85,6 +89,13 @@ function guestAccessItems(stats: GuestAccessStats | undefined): Item[] {
   const item: Item = { label: 'Invites', to: invites, active: (pathname) => pathname === invites };
   if (stats.pendingInvites) item.badge = { count: stats.pendingInvites, label: `${stats.pendingInvites} pending` };
   return [item, { label: 'Organisations', to: organisations, active: (pathname) => pathname === organisations }];
+}
+
+/** Account Settings: Organisation, for owners, admins and members (spec §2, §6): their own organisation's page. */
+function accountSettingsItems(viewer: Viewer): Item[] {
+  if (isSuperAdmin(viewer) || isGuestMember(viewer) || !viewer.organisation || !can(viewer, 'OrganisationRead')) return [];
+  const to = organisationOverviewPath();
+  return [{ label: 'Organisation', to, active: (pathname) => pathname === to || pathname === '/admin/manage/organisations/edit' }];
 }
 
 function SidebarSection({ heading, items, pathname }: { heading: string; items: Item[]; pathname: string }) {
@@ -119,10 +130,18 @@ export function Sidebar({ viewer, organisationID, open, unassignedReports, unrea
   return (
     <nav id={SIDEBAR_ID} className={`sidebar${open ? ' sidebar--open' : ''}`} aria-label="Main">
       <p className="sidebar__title">Admin Control Panel</p>
+      {isSuperAdmin(viewer) && organisationID !== undefined && (
+        <div className="sidebar__section">
+          <Link to={organisationsPath()} className="button button--secondary sidebar__back">
+            Back to Organisations
+          </Link>
+        </div>
+      )}
       <SidebarSection heading="Activity" items={activityItems(viewer, organisationID, unassignedReports, unreadMessages)} pathname={pathname} />
       <SidebarSection heading="Reporting" items={reportingItems(viewer, organisationID)} pathname={pathname} />
       <SidebarSection heading="Manage" items={[...manageItems(viewer), ...inviteItems(viewer, organisationID)]} pathname={pathname} />
       <SidebarSection heading="Guest Access" items={guestAccessItems(guestAccess)} pathname={pathname} />
+      <SidebarSection heading="Account Settings" items={accountSettingsItems(viewer)} pathname={pathname} />
       <div className="sidebar__section sidebar__section--end">
         <button type="button" className="sidebar__link sidebar__logout" onClick={onSignOut} disabled={signingOut}>
           Logout

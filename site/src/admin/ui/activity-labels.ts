@@ -58,6 +58,10 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   Update: 'Settings updated',
   SeedDemo: 'Demo data created',
   CreateSuperAdmin: 'Super admin created',
+  // Organisations
+  CreateOrganisation: 'Organisation created',
+  UpdateLogo: 'Logo changed',
+  ExportOrganisations: 'Organisations exported',
 };
 
 /** Entries written by the system rather than a person; every other entry without a user is the reporter's. */
