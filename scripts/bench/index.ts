@@ -4,7 +4,8 @@
  * stderr and the table to stdout, so `bun run bench > figures.txt` keeps just the table.
  *
  * BENCH_SECONDS   length of each measured wrk run (default 10; each is preceded by a 2 s warm-up)
- * BENCH_REPORTS   reporter journeys (start, every page, complete) to run on Postgres (default 200)
+ * BENCH_REPORTS   reporter journeys (start, every page, complete) to run on Postgres (default 2000: about
+ *                 as long as a wrk run, since a second or two of journeys moves too much between runs)
  * BENCH_REPORT_CONCURRENCY  how many of those run at once (default 16)
  * BENCH_POSTGRES_URL  where to CREATE/DROP the lantern_bench database (default postgres://postgres@127.0.0.1:5432/test)
  * BENCH_DATABASE  another name for that database, starting with lantern_bench (default lantern_bench)
@@ -41,7 +42,7 @@ function wholeNumberEnv(name: string, fallback: number, max: number, what: strin
 }
 
 const seconds = wholeNumberEnv("BENCH_SECONDS", 10, 300, "seconds");
-const reports = wholeNumberEnv("BENCH_REPORTS", 200, 10_000, "reports");
+const reports = wholeNumberEnv("BENCH_REPORTS", 2_000, 20_000, "reports");
 const reportConcurrency = wholeNumberEnv("BENCH_REPORT_CONCURRENCY", 16, 256, "journeys");
 const scale: ScaleSettings = {
   listReports: wholeNumberEnv("BENCH_LIST_REPORTS", 100_000, 1_000_000, "reports"),
