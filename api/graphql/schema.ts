@@ -15,5 +15,7 @@ import "../modules/reports/graphql-queries.ts";
 import "../modules/reports/graphql-life.ts";
 import "../modules/reports/graphql-team.ts";
 import "../modules/users/graphql.ts";
+import "../modules/onboarding/graphql.ts";
+import "../modules/plans/graphql.ts";
 
 export const schema = builder.toSchema();
