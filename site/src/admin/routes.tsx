@@ -56,6 +56,8 @@ const FormTemplatesPage = lazyScreen('FormTemplatesPage', () => import('./featur
 const ReportInvitesPage = lazyScreen('ReportInvitesPage', () => import('./features/guest-access/report-invites-page'));
 const GuestOrganisationsPage = lazyScreen('GuestOrganisationsPage', () => import('./features/guest-access/guest-organisations-page'));
 const FormBuilderPage = lazyScreen('FormBuilderPage', () => import('./features/form-builder/form-builder-page'));
+const ProductPlansPage = lazyScreen('ProductPlansPage', () => import('./features/onboarding/product-plans-page'));
+const PRODUCT_PLANS_PATH = '/admin/manage/product-plans';
 
 function LoadingScreen() {
   return (
@@ -110,6 +112,8 @@ export function resolveSignedInRoute(location: AdminLocation, viewer: Viewer, re
   if (twoFactorScreen) return page('bare', twoFactorScreen);
   const onboarding = onboardingRoute(location, completeSignIn);
   if (onboarding) return onboarding;
+  // Product plans: the super admin's (decision 037).
+  if (location.pathname === PRODUCT_PLANS_PATH) return can(viewer, 'ProductPlanCreate') ? page('shell', chunk(<ProductPlansPage />)) : notFound();
   if (location.pathname === LOGIN_VERIFY_PATH) return { kind: 'redirect', to: homePathFor(viewer) };
   // Back from the provider and signed in: on to where a password sign-in goes.
   if (location.pathname === SSO_CALLBACK_PATH) return { kind: 'redirect', to: returnPath ?? homePathFor(viewer) };

@@ -71,7 +71,11 @@ export function SignUpPage(props: Kind) {
     };
   }, [token, productID]);
 
-  const set = (key: keyof Fields) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
+  // A field's message goes once it is edited; the next submit checks everything again.
+  const set = (key: keyof Fields) => (value: string) => {
+    setFields((f) => ({ ...f, [key]: value }));
+    setProblems(({ [key]: _edited, ...rest }) => rest);
+  };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
