@@ -1,8 +1,12 @@
-import { Hono } from "hono";
-import { getCookie, setCookie } from "hono/cookie";
+import { Hono, type Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Services } from "../context.ts";
 import { finishOnboarding } from "../modules/onboarding/finish.ts";
+import { ChallengeRequiredError } from "../lib/proof-of-work.ts";
+import { decodeFlow } from "../modules/auth/sso-tokens.ts";
+import { proveSsoAccount } from "../modules/onboarding/sso.ts";
 import { CONFIRMATION_LIFETIME_MS, startOnboarding } from "../modules/onboarding/start.ts";
+import { SSO_FLOW_COOKIE } from "./sso-routes.ts";
 import { errorResponse, readJsonObject } from "./auth-routes.ts";
 import { setSessionCookie, signedInUser } from "./sign-in-routes.ts";
 import type { AppEnv } from "./types.ts";
@@ -20,13 +24,33 @@ export function onboardingRoutes(services: Services) {
   const app = new Hono<AppEnv>();
   const secure = services.config.protocol === "https";
 
+  const start = async (c: Context<AppEnv>, sso: boolean) => {
+    const body = await readJsonObject(c);
+    const flow = sso ? decodeFlow(getCookie(c, SSO_FLOW_COOKIE)) : null;
+    const proof = sso ? () => proveSsoAccount(services.config, flow, { ssoToken: body.ssoToken as string, ssoState: body.ssoState as string }, new Date()) : undefined;
+    const { answer, browserSecret } = await startOnboarding(services, body, { browserSecret: getCookie(c, ONBOARDING_COOKIE), ...(proof ? { sso: proof } : {}) });
+    setCookie(c, ONBOARDING_COOKIE, browserSecret, { httpOnly: true, sameSite: "Strict", secure, path: COOKIE_PATH, maxAge: Math.floor(CONFIRMATION_LIFETIME_MS / 1000) });
+    return answer;
+  };
+
   app.post("/onboard_start", async (c) => {
     try {
-      const body = await readJsonObject(c);
-      const { answer, browserSecret } = await startOnboarding(services, body, { browserSecret: getCookie(c, ONBOARDING_COOKIE) });
-      setCookie(c, ONBOARDING_COOKIE, browserSecret, { httpOnly: true, sameSite: "Strict", secure, path: COOKIE_PATH, maxAge: Math.floor(CONFIRMATION_LIFETIME_MS / 1000) });
+      return c.json(await start(c, false));
+    } catch (error) {
+      return errorResponse(c, error);
+    }
+  });
+
+  // onboard_start with ssoToken, posted by the /login-ms/callback page under the path the SSO flow
+  // cookie is scoped to (decision 031), so the flow's state, PKCE verifier and nonce come with it.
+  app.post("/login_sso/onboard_start", async (c) => {
+    try {
+      const answer = await start(c, true);
+      deleteCookie(c, SSO_FLOW_COOKIE, { path: "/api/auth/login_sso", secure });
       return c.json(answer);
     } catch (error) {
+      // One try per flow, as at sign-in; only a request for proof of work keeps it for the repeat.
+      if (!(error instanceof ChallengeRequiredError)) deleteCookie(c, SSO_FLOW_COOKIE, { path: "/api/auth/login_sso", secure });
       return errorResponse(c, error);
     }
   });

@@ -45,6 +45,8 @@ async function liveProspect(db: Database, input: OnboardFinish, now: Date): Prom
  */
 async function requireStarter(prospect: Prospect, input: OnboardFinish, browserSecret: string | undefined): Promise<void> {
   if (browserSecret && prospect.browserHash === hashToken(browserSecret)) return;
+  // No password was chosen (single sign-on): there is none for anyone else to have set.
+  if (prospect.passwordHash === null) return;
   const matches = prospect.passwordHash && input.password ? await hashForParty(`onboard:${prospect.id}`, (lane) => verifyPassword(prospect.passwordHash, input.password!, lane)) : false;
   if (!matches) throw badInput(PASSWORD_TO_FINISH, [{ field: "password", message: PASSWORD_TO_FINISH }]);
 }
@@ -94,7 +96,7 @@ async function insertUser(tx: Database, prospect: Prospect, role: string, organi
   const isSSO = prospect.passwordHash === null;
   const [user] = await tx
     .insert(users)
-    .values({ email: prospect.email, firstName: prospect.firstName, lastName: prospect.lastName, passwordHash: prospect.passwordHash, roleId: role, organisationId, verified: true, isSSO })
+    .values({ email: prospect.email, firstName: prospect.firstName, lastName: prospect.lastName, passwordHash: prospect.passwordHash, roleId: role, organisationId, verified: true, isSSO, ssoIdentity: prospect.ssoIdentity })
     .returning({ id: users.id });
   return user!.id;
 }

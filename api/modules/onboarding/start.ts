@@ -15,10 +15,12 @@ import { findOpenInviteByToken } from "../invites/accept.ts";
 import { publicPlanRow } from "../plans/service.ts";
 import { OnboardStartInput, type OnboardStart } from "./inputs.ts";
 import { confirmationMail, existingAccountMail } from "./mails.ts";
+import { requireInvitedAccount, type SsoProof } from "./sso.ts";
 
 /** A confirmation link may wait in a mailbox over a night, like a verification code (decision 029). */
 export const CONFIRMATION_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const INVITE_EMAIL_LOCKED = "The email address must be the one the invite was sent to.";
+export const SIGN_IN_WITH_MICROSOFT = "This organisation signs in with Microsoft accounts: choose Sign in With Microsoft Account to accept the invite.";
 
 export interface StartAnswer {
   prospectID: string;
@@ -38,7 +40,7 @@ function requireSignUpFields(input: OnboardStart): void {
  * link is followed. The answer is the same whether or not the address has an account: an address
  * with one gets a mail saying so instead of a link.
  */
-export async function startOnboarding(services: Services, rawInput: unknown, options: { browserSecret?: string | undefined; now?: Date }) {
+export async function startOnboarding(services: Services, rawInput: unknown, options: { browserSecret?: string | undefined; sso?: () => Promise<SsoProof>; now?: Date }) {
   const now = options.now ?? new Date();
   const { db } = services.database;
   const input = parseWith(OnboardStartInput, rawInput);
@@ -52,8 +54,13 @@ export async function startOnboarding(services: Services, rawInput: unknown, opt
   if (invite && invite.email.toLowerCase() !== input.email) throw badInput(INVITE_EMAIL_LOCKED, [{ field: "email", message: INVITE_EMAIL_LOCKED }]);
   if (!invite) requireSignUpFields(input);
   const plan = !invite && input.productPlanID ? await publicPlanRow(db, input.productPlanID) : null;
-  // An invite to a single-sign-on organisation makes an account without a password (decision 036).
+  // An invite to a single-sign-on organisation makes an account without a password, bound to the
+  // Microsoft account that proved the invite's address (decision 036). A server without single
+  // sign-on set up cannot ask Microsoft: the mailed link alone proves the address, and the first
+  // Microsoft sign-in binds the account (decision 031).
   const sso = invite?.organisation.enableSSO === true;
+  if (sso && services.config.sso && !options.sso) throw badInput(SIGN_IN_WITH_MICROSOFT);
+  const ssoIdentity = sso && options.sso ? requireInvitedAccount(await options.sso(), invite.email) : null;
 
   const browserHash = options.browserSecret ? hashToken(options.browserSecret) : null;
   const [existing] = browserHash
@@ -79,6 +86,7 @@ export async function startOnboarding(services: Services, rawInput: unknown, opt
     passwordHash,
     inviteId: invite?.id ?? null,
     productPlanId: plan?.id ?? null,
+    ssoIdentity,
     confirmationHash: hashToken(code),
     confirmationExpiresAt: new Date(now.getTime() + CONFIRMATION_LIFETIME_MS),
     browserHash: hashToken(browserSecret),
