@@ -85,6 +85,13 @@ export function SignUpPage(props: Kind) {
     setError(undefined);
     if (Object.keys(found).length) return;
     setSaving(true);
+    if (token !== undefined && loaded.invite?.enableSSO) {
+      // The provider's round trip: the callback page posts onboard_start with its code (sso-onboarding.tsx).
+      const { startSsoOnboarding } = await import('./sso-onboarding');
+      const problem = await startSsoOnboarding({ inviteToken: token, email: loaded.invite.email, firstName: fields.firstName, lastName: fields.lastName }, false);
+      setSaving(false);
+      return setError(problem);
+    }
     const body = token !== undefined ? { ...fields, organisationName: '', organisationABN: '', inviteToken: token } : { ...fields, productPlanID: productID ?? '' };
     const outcome = await startOnboarding(body);
     setSaving(false);
@@ -147,7 +154,7 @@ export function SignUpPage(props: Kind) {
               </>
             )}
             {invite?.enableSSO ? (
-              <p className="muted">Your organisation signs in with Microsoft accounts: no password is needed. After confirming your email, use 'Sign in With Microsoft Account'.</p>
+              <p className="muted">Your organisation signs in with Microsoft accounts: no password is needed. Sign in with the Microsoft account of {invite.email}.</p>
             ) : (
               <>
                 <TextField id="password" label="Password" type="password" value={fields.password} onChange={set('password')} error={problems.password} autoComplete="new-password" />
@@ -155,9 +162,15 @@ export function SignUpPage(props: Kind) {
                 <p className="muted">At least 8 characters, with at least 1 letter and 1 number.{editing && ' Leave it blank to keep the password you chose before.'}</p>
               </>
             )}
-            <button type="submit" className="button button--block" disabled={saving}>
-              {saving ? 'Signing up…' : 'Sign Up'}
-            </button>
+            {invite?.enableSSO ? (
+              <button type="submit" className="button button--block" disabled={saving}>
+                {saving ? 'Redirecting…' : 'Sign in With Microsoft Account'}
+              </button>
+            ) : (
+              <button type="submit" className="button button--block" disabled={saving}>
+                {saving ? 'Signing up…' : 'Sign Up'}
+              </button>
+            )}
           </>
         )}
       </form>
