@@ -19,7 +19,8 @@ export async function startSsoOnboarding(pending: Pending, chooseAccount: boolea
   if (typeof url !== 'string') return result.ok ? FALLBACK_ERROR_MESSAGE : result.message;
   window.sessionStorage.setItem(KEY, JSON.stringify(pending));
   const address = new URL(url);
-  if (chooseAccount) address.searchParams.set('prompt', 'select_account');
+  // 'login' makes the provider ask again whoever it remembers (Entra ID and every OpenID provider support it).
+  if (chooseAccount) address.searchParams.set('prompt', 'login');
   window.location.assign(address.href);
   return undefined;
 }
