@@ -136,6 +136,18 @@ describe("signing up a new organisation", () => {
     expect((await theirs.browser.finish({ prospectID: theirs.started.body.prospectID, token: myCode })).status).toBe(400);
   });
 
+  test("onboarding(token) opens only a live, unspent code; onboardingCheck says nothing about ids it does not know", async () => {
+    const query = `query ($token: String!) { onboarding(token: $token) { id } }`;
+    const { browser, body, started } = await signUp();
+    const code = await confirmationCode(ctx.server, body.email as string);
+    expect((await anonymous(ctx.server).gql(query, { token: code })).data).toEqual({ onboarding: { id: started.body.prospectID } });
+    for (const token of ["", "A".repeat(43), "x\u0000", "z".repeat(100_000)]) expect((await anonymous(ctx.server).gql(query, { token })).errors?.[0]?.message).toBeString();
+    await browser.finish({ prospectID: started.body.prospectID, token: code });
+    expect((await anonymous(ctx.server).gql(query, { token: code })).errors?.[0]?.message).toBe("This confirmation link has expired or was already used. Please sign up again.");
+    const check = `query ($id: ID!) { onboardingCheck(prospectID: $id) { isCompleted } }`;
+    for (const id of ["00000000-0000-0000-0000-000000000000", "not-an-id"]) expect((await anonymous(ctx.server).gql(check, { id })).data).toEqual({ onboardingCheck: { isCompleted: false } });
+  });
+
   test("an expired confirmation link finishes nothing", async () => {
     const { browser, body, started } = await signUp();
     const code = await confirmationCode(ctx.server, body.email as string);
