@@ -1,4 +1,5 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import type { Database } from "../../../db/client.ts";
 import { prospects, users } from "../../../db/schema/index.ts";
 import type { Services } from "../../context.ts";
 import { badInput } from "../../lib/errors.ts";
@@ -100,4 +101,13 @@ export async function startOnboarding(services: Services, rawInput: unknown, opt
   void services.mailer.send(mail).catch((error: unknown) => logError("Could not send a sign-up confirmation", undefined, { reason: mailFailureReason(error) }));
   const answer: StartAnswer = { prospectID: prospectId, title: ALMOST_DONE, message: CONFIRMATION_SENT, email: input.email };
   return { answer, browserSecret };
+}
+
+/**
+ * Onboardings nobody confirmed in time hold a name, an address and a password hash for nothing: the
+ * housekeeping round removes them. Finished ones go too once their link would have lapsed; the
+ * account they made is what remains.
+ */
+export async function forgetStaleProspects(db: Database, now: Date): Promise<void> {
+  await db.delete(prospects).where(lt(prospects.confirmationExpiresAt, now));
 }

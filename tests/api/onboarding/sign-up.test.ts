@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { organisations, prospects, users } from "../../../db/schema/index.ts";
 import { CONFIRMATION_SENT } from "../../../api/shared/messages.ts";
+import { runHousekeeping } from "../../../api/modules/abuse/housekeeping.ts";
 import { createUser } from "../../factories/users.ts";
 import { CONFIRM_SUBJECT, confirmationCode, OnboardingBrowser, outbox, signUpBody } from "../../helpers/onboarding.ts";
 import { waitForMail } from "../../helpers/outbox-mail.ts";
@@ -146,6 +147,15 @@ describe("signing up a new organisation", () => {
     expect((await anonymous(ctx.server).gql(query, { token: code })).errors?.[0]?.message).toBe("This confirmation link has expired or was already used. Please sign up again.");
     const check = `query ($id: ID!) { onboardingCheck(prospectID: $id) { isCompleted } }`;
     for (const id of ["00000000-0000-0000-0000-000000000000", "not-an-id"]) expect((await anonymous(ctx.server).gql(check, { id })).data).toEqual({ onboardingCheck: { isCompleted: false } });
+  });
+
+  test("the housekeeping round forgets onboardings whose link lapsed, and keeps live ones", async () => {
+    const stale = await signUp();
+    const live = await signUp();
+    await ctx.server.db.update(prospects).set({ confirmationExpiresAt: new Date(Date.now() - 1000) }).where(eq(prospects.id, stale.started.body.prospectID as string));
+    await runHousekeeping(ctx.server.lantern.services);
+    const left = await ctx.server.db.select({ id: prospects.id }).from(prospects).where(sql`${prospects.id} in (${stale.started.body.prospectID}, ${live.started.body.prospectID})`);
+    expect(left.map((row) => row.id)).toEqual([live.started.body.prospectID as string]);
   });
 
   test("an expired confirmation link finishes nothing", async () => {
