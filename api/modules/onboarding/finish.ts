@@ -21,6 +21,7 @@ import { CONFIRMATION_INVALID, OnboardFinishInput, type OnboardFinish } from "./
 import { freeSlug, roleId } from "./new-organisation.ts";
 
 export const ACCOUNT_EXISTS = "An account with this email address already exists. Please login instead.";
+export const TRY_AGAIN = "Something went wrong. Please try again.";
 export const PASSWORD_TO_FINISH = "Please enter the password you chose when you signed up.";
 /** Seats of an organisation signed up without choosing a plan (the organisations table's default). */
 export const DEFAULT_SIGN_UP_SEATS = 10;
@@ -124,8 +125,10 @@ export async function finishOnboarding(services: Services, rawInput: unknown, br
       return { userId: made.userId, sessionToken: await createStaffSession(tx, made.userId, now) };
     });
   } catch (error) {
-    // Two sign-ups of one address finishing at once, or a slug taken in the same instant.
-    if (isUniqueViolation(error)) throw badInput(ACCOUNT_EXISTS);
-    throw error;
+    if (!isUniqueViolation(error)) throw error;
+    // Two sign-ups of one address finished at once, or another organisation took the slug in the same
+    // instant. Nothing was written and the link is unspent, so the second can simply be tried again.
+    const [account] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${prospect.email.toLowerCase()}`).limit(1);
+    throw badInput(account ? ACCOUNT_EXISTS : TRY_AGAIN);
   }
 }
