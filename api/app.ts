@@ -18,6 +18,7 @@ import { accessLog } from "./http/access-log.ts";
 import { crossOriginRefusal, jsonBodiesOnly, originGuard, refuse } from "./http/origin-guard.ts";
 import { authRoutes } from "./http/auth-routes.ts";
 import { ssoRoutes } from "./http/sso-routes.ts";
+import { onboardingRoutes } from "./http/onboarding-routes.ts";
 import { healthRoutes } from "./http/health.ts";
 import { pageHandler } from "./http/pages.ts";
 import { requestState } from "./http/session.ts";
@@ -67,6 +68,7 @@ export function createApp(services: Services, options: { siteRoot: string; direc
   hono.use("/api/auth/*", jsonBodiesOnly());
   hono.route("/api/auth", authRoutes(services));
   hono.route("/api/auth", ssoRoutes(services));
+  hono.route("/api/auth", onboardingRoutes(services));
   hono.route("/api/auth", reportRoutes(services));
   hono.route("/api/files", fileRoutes(services));
   hono.route("/api/report-submissions", exportRoutes(services));

@@ -16,5 +16,7 @@ import "../modules/reports/graphql-life.ts";
 import "../modules/reports/graphql-team.ts";
 import "../modules/users/graphql.ts";
 import "../modules/invites/graphql.ts";
+import "../modules/onboarding/graphql.ts";
+import "../modules/plans/graphql.ts";
 
 export const schema = builder.toSchema();

@@ -16,7 +16,7 @@ const FOLLOW_UP_PATHS = /^\/report\/(dashboard|edit|uploads|messages|settings)\/
 const REPORT_FLOW_PATHS = /^\/report\/(?:(?:summary|attach-files|review|finish)\/)?([^/]+)\/?$/;
 
 /** Paths of the admin-side domain that the console island handles itself. */
-const CONSOLE_PATHS = /^\/(admin(\/.*)?|onboarding\/[^/]+|verify(\/[^/]+)?|login-ms\/callback)$/;
+const CONSOLE_PATHS = /^\/(admin(\/.*)?|onboarding\/[^/]+|onboarding\/sign-up\/[^/]+|verify(\/[^/]+)?|login-ms\/callback)$/;
 
 /**
  * Serves the Astro build by host: organisation pages with their data injected on `{slug}.`,

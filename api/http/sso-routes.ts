@@ -13,9 +13,12 @@ import type { AppEnv } from "./types.ts";
 
 /** Where the provider sends the browser back (spec: a top-level path, not under /admin). */
 export const SSO_CALLBACK_PATH = "/login-ms/callback";
-/** The flow's secrets, sent only to the two calls below and never readable by a script. */
+/**
+ * The flow's secrets, never readable by a script and sent only to the sign-in calls: the two below,
+ * and POST /api/auth/onboard_start with an ssoToken (an invited member onboarding with Microsoft).
+ */
 export const SSO_FLOW_COOKIE = "lantern_sso_flow";
-const FLOW_COOKIE_PATH = "/api/auth/login_sso";
+export const SSO_FLOW_COOKIE_PATH = "/api/auth";
 
 /**
  * 'Sign in With Microsoft Account' (docs/decisions/031-single-sign-on.md). The console asks
@@ -26,7 +29,7 @@ const FLOW_COOKIE_PATH = "/api/auth/login_sso";
 export function ssoRoutes(services: Services) {
   const app = new Hono<AppEnv>();
   const secure = services.config.protocol === "https";
-  const flowCookie = { httpOnly: true, sameSite: "Strict", secure, path: FLOW_COOKIE_PATH } as const;
+  const flowCookie = { httpOnly: true, sameSite: "Strict", secure, path: SSO_FLOW_COOKIE_PATH } as const;
 
   app.post("/login_sso/start", async (c) => {
     try {

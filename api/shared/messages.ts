@@ -16,3 +16,11 @@ export const ACCOUNT_VERIFIED = "Your account has been verified.";
 /** Guests, and anyone working another organisation's reports, need two-factor authentication (spec, admin console §2, §8). */
 export const TWO_FACTOR_FOR_OTHER_ORGANISATIONS = "2FA is required to manage report submissions from different organisations.";
 export const TWO_FACTOR_FOR_INVITES = "2FA is required to accept invites.";
+
+// Onboarding (spec, reporter and access §2, §5, §8; decision 036).
+export const INVALID_INVITE = "Invalid invite link given or was expired. Please contact the organisation admin to receive a new one.";
+export const ALMOST_DONE = "Almost done...";
+export const CONFIRMATION_SENT = "We have sent an email with a confirmation link to your email address. Please allow 5-10 minutes for this message to arrive.";
+export const WRONG_SSO_ACCOUNT = "Wrong account selected, please try again.";
+/** Not spelt by the spec (decision 037): a priced plan while this server collects no payments. */
+export const PAYMENT_NOT_AVAILABLE = "This plan needs a payment, and this server does not take payments yet. Please choose a free plan.";

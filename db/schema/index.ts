@@ -8,3 +8,4 @@ export * from "./submissions.ts";
 export * from "./conversations.ts";
 export * from "./content.ts";
 export * from "./abuse.ts";
+export * from "./plans.ts";

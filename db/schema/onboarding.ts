@@ -45,10 +45,17 @@ export const prospects = snakeCase.table(
     inviteId: uuid().references(() => onboardInvites.id, { onDelete: "set null" }),
     productPlanId: text(),
     completed: boolean().notNull().default(false),
+    /** SHA-256 of the code mailed to confirm the address; finishing spends it (docs/decisions/036). */
+    confirmationHash: text(),
+    confirmationExpiresAt: timestamp({ withTimezone: true }),
+    /** SHA-256 of the secret in the starting browser's cookie: that browser may change this onboarding. */
+    browserHash: text(),
+    /** For an invite to a single-sign-on organisation: the Microsoft identity (issuer and subject) that proved the invite's address. */
+    ssoIdentity: text(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("prospects_email_lower_idx").on(sql`lower(${t.email})`)],
+  (t) => [index("prospects_email_lower_idx").on(sql`lower(${t.email})`), uniqueIndex().on(t.confirmationHash), index().on(t.browserHash)],
 );
 
 /** The organisation's email subscriber (one per organisation), told of new reports. */

@@ -52,7 +52,7 @@ export function loadAllowedBelow(difficulty: number, free: number): number {
   return free * 2 ** (Math.floor((difficulty - FIRST_STEP) / 2) + 1);
 }
 
-const SIGN_IN_ACTIONS: readonly ChallengeAction[] = ["login_submit", "forgot_password_submit", "report_login"];
+const SIGN_IN_ACTIONS: readonly ChallengeAction[] = ["login_submit", "forgot_password_submit", "report_login", "onboard_submit"];
 
 export interface Attempt {
   action: ChallengeAction;

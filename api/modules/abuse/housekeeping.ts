@@ -5,6 +5,7 @@ import { logError } from "../../lib/log.ts";
 import { sweepAbandonedDrafts } from "../reporting/draft-cleaner.ts";
 import { forgetExpiredMailedTokens } from "../account-access/mailed-tokens.ts";
 import { forgetOldFailures } from "./failures.ts";
+import { forgetStaleProspects } from "../onboarding/start.ts";
 
 export const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 
@@ -15,6 +16,7 @@ export async function runHousekeeping(services: Services, now = new Date()): Pro
   await db.delete(proofOfWorkRedemptions).where(lt(proofOfWorkRedemptions.expiresAt, now));
   await forgetOldFailures(db, now);
   await forgetExpiredMailedTokens(db, now);
+  await forgetStaleProspects(db, now);
 }
 
 /**

@@ -3,7 +3,8 @@ import { accountAccessRoute } from './features/account-access/account-access-rou
 import { LoginPage } from './features/auth/components/login-page';
 import { LoginVerifyPage } from './features/auth/components/login-verify-page';
 import { twoFactorGate } from './features/auth/two-factor/two-factor-gate';
-import { endSession, recheckSession, refreshViewer } from './features/auth/session-store';
+import { completeSignIn, endSession, recheckSession, refreshViewer } from './features/auth/session-store';
+import { onboardingRoute } from './features/onboarding/onboarding-routes';
 import { ConversationsPage } from './features/conversations/conversations-page';
 import { DashboardPage } from './features/dashboard/dashboard-page';
 import { ReportDetailPage } from './features/reports/detail/report-detail-page';
@@ -64,6 +65,8 @@ const OrganisationEditPage = lazyScreen('OrganisationEditPage', () =>
     OrganisationEditPage: (props: { viewer: Viewer; organisationID?: string | undefined }) => <screen.OrganisationEditPage {...props} RichTextEditor={slots.RichTextEditor} />,
   })),
 );
+const ProductPlansPage = lazyScreen('ProductPlansPage', () => import('./features/onboarding/product-plans-page'));
+const PRODUCT_PLANS_PATH = '/admin/manage/product-plans';
 
 function LoadingScreen() {
   return (
@@ -84,6 +87,8 @@ function page(layout: 'bare' | 'shell', element: ReactNode, organisationID?: str
 const notFound = () => page('shell', <NotFoundPage />);
 
 export function resolveSignedOutRoute(location: AdminLocation): RouteResult {
+  const onboarding = onboardingRoute(location, completeSignIn);
+  if (onboarding) return onboarding;
   if (location.pathname === ADMIN_ROOT) {
     const params = new URLSearchParams(location.search);
     const bounced = params.get('bounced') === '1';
@@ -114,6 +119,10 @@ export function resolveSignedInRoute(location: AdminLocation, viewer: Viewer, re
   // A session that owes its two-factor step sees only that step, wherever it is (decision 030).
   const twoFactorScreen = twoFactorGate(viewer);
   if (twoFactorScreen) return page('bare', twoFactorScreen);
+  const onboarding = onboardingRoute(location, completeSignIn);
+  if (onboarding) return onboarding;
+  // Product plans: the super admin's (decision 037).
+  if (location.pathname === PRODUCT_PLANS_PATH) return can(viewer, 'ProductPlanCreate') ? page('shell', chunk(<ProductPlansPage />)) : notFound();
   if (location.pathname === LOGIN_VERIFY_PATH) return { kind: 'redirect', to: homePathFor(viewer) };
   // Back from the provider and signed in: on to where a password sign-in goes.
   if (location.pathname === SSO_CALLBACK_PATH) return { kind: 'redirect', to: returnPath ?? homePathFor(viewer) };

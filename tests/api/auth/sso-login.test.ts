@@ -61,7 +61,7 @@ describe("POST /api/auth/login_sso/start", () => {
     const cookie = flow.response.headers.getSetCookie().join("\n");
     expect(cookie).toContain("HttpOnly");
     expect(cookie).toContain("SameSite=Strict");
-    expect(cookie).toContain("Path=/api/auth/login_sso");
+    expect(cookie).toContain("Path=/api/auth;");
     // Two starts are two flows: nothing is reused.
     const again = await startSsoFlow(server);
     expect(again.url.searchParams.get("state")).not.toBe(params.get("state"));

@@ -71,6 +71,7 @@ function manageItems(viewer: Viewer): Item[] {
     const to = formTemplateListPath();
     items.push({ label: 'Form Templates', to, active: (pathname) => pathname === to || pathname.startsWith(`${to}/`) });
   }
+  if (can(viewer, 'ProductPlanCreate')) items.push({ label: 'Product Plans', to: '/admin/manage/product-plans', active: (pathname) => pathname === '/admin/manage/product-plans' });
   return items;
 }
 
