@@ -15,5 +15,6 @@ import "../modules/reports/graphql-queries.ts";
 import "../modules/reports/graphql-life.ts";
 import "../modules/reports/graphql-team.ts";
 import "../modules/users/graphql.ts";
+import "../modules/users/graphql-admin.ts";
 
 export const schema = builder.toSchema();
