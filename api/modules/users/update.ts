@@ -93,18 +93,16 @@ export async function updateUser(ctx: Ctx, rawId: unknown, rawInput: unknown): P
         else endedSessions = await turnOffUserTwoFactor(tx, actor, target);
       }
 
-      await tx
-        .update(users)
-        .set({
-          ...(input.username !== undefined ? { username: input.username || null } : {}),
-          ...(fields.includes("first_name") ? { firstName: input.firstName! } : {}),
-          ...(fields.includes("last_name") ? { lastName: input.lastName! } : {}),
-          ...(fields.includes("email") ? { email: input.email!, verified: false } : {}),
-          ...(fields.includes("role") ? { roleId: role!.id } : {}),
-          ...(passwordHash ? { passwordHash, failedLoginCount: 0, lastFailedLoginAt: null } : {}),
-          ...(fields.includes("avatar") ? { avatarBlobId: null } : {}),
-        })
-        .where(eq(users.id, target.id));
+      const changes = {
+        ...(input.username !== undefined ? { username: input.username || null } : {}),
+        ...(fields.includes("first_name") ? { firstName: input.firstName! } : {}),
+        ...(fields.includes("last_name") ? { lastName: input.lastName! } : {}),
+        ...(fields.includes("email") ? { email: input.email!, verified: false } : {}),
+        ...(fields.includes("role") ? { roleId: role!.id } : {}),
+        ...(passwordHash ? { passwordHash, failedLoginCount: 0, lastFailedLoginAt: null } : {}),
+        ...(fields.includes("avatar") ? { avatarBlobId: null } : {}),
+      };
+      if (Object.keys(changes).length > 0) await tx.update(users).set(changes).where(eq(users.id, target.id));
       if (fields.includes("avatar")) {
         const [removed] = await tx.delete(blobs).where(eq(blobs.id, target.avatarBlobId!)).returning({ storageKey: blobs.storageKey });
         removedStorageKey = removed?.storageKey ?? null;
