@@ -88,6 +88,28 @@ export function organisationsPath(): string {
   return '/admin/manage/organisations';
 }
 
+/** The users lists by role (spec §2 Users), the super admin's; the address carries the spec's role names. */
+export const USER_ROLE_TYPES = ['SuperAdmin', 'OrganisationOwner', 'OrganisationAdmin', 'Member', 'GuestMember'] as const;
+export type UserRoleType = (typeof USER_ROLE_TYPES)[number];
+
+/** Users of the viewer's organisation, or of one organisation for a super admin. */
+export function usersPath(organisationID?: string): string {
+  return organisationID ? `/admin/manage/organisations/users/${enc(organisationID)}` : '/admin/manage/users';
+}
+
+/** One role's users across every organisation (super admin). */
+export function usersRolePath(roleType: UserRoleType): string {
+  return `/admin/manage/users/${enc(roleType)}`;
+}
+
+export function userCreatePath(organisationID?: string): string {
+  return organisationID ? `/admin/manage/organisations/users/create/${enc(organisationID)}` : '/admin/manage/users/create';
+}
+
+export function userEditPath(userID: string, organisationID?: string): string {
+  return organisationID ? `/admin/manage/organisations/users/edit/${enc(organisationID)}/${enc(userID)}` : `/admin/manage/users/edit/${enc(userID)}`;
+}
+
 export type Screen =
   | { name: 'root' }
   | { name: 'report-invites' }
@@ -103,6 +125,9 @@ export type Screen =
   | { name: 'form-template-create' }
   | { name: 'form-template-edit'; reportFormTemplateID: string }
   | { name: 'settings' }
+  | { name: 'users'; organisationID?: string; roleType?: UserRoleType }
+  | { name: 'user-create'; organisationID?: string }
+  | { name: 'user-edit'; userID: string; organisationID?: string }
   | { name: 'not-found' };
 
 function isTab(value: string | undefined): value is ReportTab {
@@ -146,6 +171,7 @@ function matchManage(p: string[]): Screen {
   if (a === 'report-forms' && n === 2 && b === 'create') return { name: 'report-form-create' };
   if (a === 'report-forms' && n === 3 && isFormTab(b)) return { name: 'report-form', tab: b, reportFormID: c! };
   if (a === 'form-templates') return matchTemplates(p.slice(1));
+  if (a === 'users') return matchUsers(p.slice(1));
   if (a !== 'organisations') return { name: 'not-found' };
   if (n === 1) return { name: 'organisations' };
   if (b === 'dashboard' && n === 3) return { name: 'dashboard', organisationID: c! };
@@ -156,6 +182,9 @@ function matchManage(p: string[]): Screen {
   if (b === 'report-forms' && n === 3) return { name: 'report-form-list', organisationID: c! };
   if (b === 'report-forms' && n === 4 && c === 'create') return { name: 'report-form-create', organisationID: d! };
   if (b === 'report-forms' && n === 5 && isFormTab(c)) return { name: 'report-form', tab: c, organisationID: d!, reportFormID: e! };
+  if (b === 'users' && n === 3) return { name: 'users', organisationID: c! };
+  if (b === 'users' && n === 4 && c === 'create') return { name: 'user-create', organisationID: d! };
+  if (b === 'users' && n === 5 && c === 'edit') return { name: 'user-edit', organisationID: d!, userID: e! };
   return { name: 'not-found' };
 }
 
@@ -165,5 +194,15 @@ function matchTemplates([a, b, ...rest]: string[]): Screen {
   if (a === undefined) return { name: 'form-template-list' };
   if (a === 'create' && b === undefined) return { name: 'form-template-create' };
   if (a === 'edit' && b !== undefined) return { name: 'form-template-edit', reportFormTemplateID: b };
+  return { name: 'not-found' };
+}
+
+/** The part after /admin/manage/users/. */
+function matchUsers([a, b, ...rest]: string[]): Screen {
+  if (rest.length > 0) return { name: 'not-found' };
+  if (a === undefined) return { name: 'users' };
+  if (a === 'create' && b === undefined) return { name: 'user-create' };
+  if (a === 'edit' && b !== undefined) return { name: 'user-edit', userID: b };
+  if (b === undefined && (USER_ROLE_TYPES as readonly string[]).includes(a)) return { name: 'users', roleType: a as UserRoleType };
   return { name: 'not-found' };
 }

@@ -12,7 +12,7 @@ import { ReportListPage } from './features/reports/list/report-list-page';
 import { PASSWORD_UPDATED } from './features/settings/settings-api';
 import { SettingsPage } from './features/settings/settings-page';
 import { SSO_CALLBACK_PATH, SsoCallbackPage } from './features/auth/components/sso-callback-page';
-import { matchScreen, organisationsPath, reportDetailPath, type Screen } from './paths';
+import { matchScreen, organisationsPath, reportDetailPath, usersPath, type Screen } from './paths';
 import { navigate, type AdminLocation } from './router';
 import { NotFoundPage } from './ui/not-found-page';
 import { lazyScreen } from './ui/lazy-screen';
@@ -55,6 +55,8 @@ const FormTemplatesPage = lazyScreen('FormTemplatesPage', () => import('./featur
 const ReportInvitesPage = lazyScreen('ReportInvitesPage', () => import('./features/guest-access/report-invites-page'));
 const GuestOrganisationsPage = lazyScreen('GuestOrganisationsPage', () => import('./features/guest-access/guest-organisations-page'));
 const FormBuilderPage = lazyScreen('FormBuilderPage', () => import('./features/form-builder/form-builder-page'));
+const UsersPage = lazyScreen('UsersPage', () => import('./features/users/users-page'));
+const UserEditPage = lazyScreen('UserEditPage', () => import('./features/users/user-edit-page'));
 
 function LoadingScreen() {
   return (
@@ -214,7 +216,31 @@ function screenRoute(screen: Screen, viewer: Viewer, search: string, returnPath?
     case 'settings':
       // Any signed-in user, guest members included (spec §2).
       return page('shell', <SettingsPage onProfileSaved={afterProfileSave} onPasswordChanged={afterPasswordChange} />);
+    case 'users':
+    case 'user-create':
+    case 'user-edit':
+      return userRoute(screen, viewer);
     case 'not-found':
       return notFound();
+  }
+}
+
+type UserScreen = Extract<Screen, { name: 'users' | 'user-create' | 'user-edit' }>;
+
+/** Users (spec §2): members are sent away; the lists by role are the super admin's. */
+function userRoute(screen: UserScreen, viewer: Viewer): RouteResult {
+  if (!can(viewer, 'UserList')) return { kind: 'redirect', to: homePathFor(viewer) };
+  const org = screen.organisationID;
+  const shell = (element: ReactNode) => page('shell', chunk(element), org);
+  switch (screen.name) {
+    case 'users':
+      if (screen.roleType && !isSuperAdmin(viewer)) return { kind: 'redirect', to: usersPath() };
+      return shell(<UsersPage key={`${org ?? ''}/${screen.roleType ?? ''}`} viewer={viewer} organisationID={org} roleType={screen.roleType} />);
+    case 'user-create':
+      if (!can(viewer, 'UserCreate')) return { kind: 'redirect', to: usersPath(org) };
+      return shell(<UserEditPage key={`new/${org ?? ''}`} viewer={viewer} organisationID={org} />);
+    case 'user-edit':
+      if (!can(viewer, 'UserUpdate')) return { kind: 'redirect', to: usersPath(org) };
+      return shell(<UserEditPage key={screen.userID} viewer={viewer} userID={screen.userID} organisationID={org} />);
   }
 }
