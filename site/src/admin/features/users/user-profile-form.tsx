@@ -46,7 +46,8 @@ export function UserProfileForm({ viewer, user, organisationID, onCreated }: Use
   const [, update] = useMutation(USER_UPDATE);
   const self = user?.id === viewer.id;
   const organisationPage = Boolean(organisationID) || !isSuperAdmin(viewer);
-  const roleOptions = assignableRoles(roles.data?.roles ?? [], viewer.role.name, organisationPage);
+  // Nobody becomes a super admin by an edit (decision 034): only a new account can be one.
+  const roleOptions = assignableRoles(roles.data?.roles ?? [], viewer.role.name, organisationPage).filter((role) => !user || role.name !== 'SUPER_ADMIN');
   // One's own role is shown, never changed (spec §6).
   const roleChoices = self && user ? [{ value: user.role.id, label: user.role.label }] : [{ value: '', label: 'Select a role' }, ...roleOptions.map((role) => ({ value: role.id, label: role.label }))];
   const chosenRole = roles.data?.roles.find((role) => role.id === values.roleID)?.name;
