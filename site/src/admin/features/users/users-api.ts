@@ -1,4 +1,3 @@
-import type { CombinedError } from 'urql';
 import type { RoleName } from '../../../../../api/shared/enums';
 import { outranks } from '../../../../../api/shared/roles';
 import type { UserRoleType } from '../../paths';
@@ -11,10 +10,8 @@ export const USER_NOT_FOUND = 'User is not found';
 export const CONTACT_ADMIN = 'Contact admin to unsuspend.';
 export const SUPER_ADMINS_CANNOT_ENABLE = 'Super Admins cannot enable Two-Factor Authentication.';
 export const REQUIRED = 'Required';
+export { fieldProblems } from '../../ui/errors';
 export const UPLOAD_FAILED = 'Upload Failed';
-export const AVATAR_EXTENSIONS = ['.jpg', '.jpeg', '.png'] as const;
-/** What the server takes for a picture (decision 010). */
-export const AVATAR_MAX_BYTES = 5_000_000;
 
 /** The list titles by role (spec §2), and the role each address names. */
 export const ROLE_TYPES: Record<UserRoleType, { role: RoleName; title: string }> = {
@@ -85,26 +82,6 @@ export function assignableRoles(roles: readonly RoleOption[], viewerRole: RoleNa
     if (organisationPage && (role.name === 'SUPER_ADMIN' || role.name === 'GUEST_MEMBER')) return false;
     return viewerRole === 'SUPER_ADMIN' || outranks(viewerRole, role.name);
   });
-}
-
-/** The server's per-field problems (extensions.fields), keyed by field name. */
-export function fieldProblems(error: CombinedError | undefined): Record<string, string> {
-  const fields = error?.graphQLErrors[0]?.extensions?.fields;
-  const problems: Record<string, string> = {};
-  if (!Array.isArray(fields)) return problems;
-  for (const entry of fields as unknown[]) {
-    if (typeof entry !== 'object' || entry === null) continue;
-    const { field, message } = entry as { field?: unknown; message?: unknown };
-    if (typeof field === 'string' && typeof message === 'string' && !(field in problems)) problems[field] = message;
-  }
-  return problems;
-}
-
-export function avatarFileProblem(file: File): string | undefined {
-  const name = file.name.toLowerCase();
-  if (!AVATAR_EXTENSIONS.some((extension) => name.endsWith(extension))) return 'Invalid file';
-  if (file.size > AVATAR_MAX_BYTES) return 'File size too large';
-  return undefined;
 }
 
 /** Export: the file the server names, saved through a temporary link. Errors are only logged (spec §7). */
