@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { blobs, users } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
-import { UserError } from "../../lib/errors.ts";
+import { badInput, UserError } from "../../lib/errors.ts";
 import { requirePermission } from "../access/policy.ts";
 import { recordActivity } from "../audit/service.ts";
 import { prepareAvatarImage } from "../files/avatar-image.ts";
-import { incomingImage } from "../files/chat-image.ts";
+import { incomingImage, INVALID_FILE } from "../files/chat-image.ts";
 import { removeBlobBytes, storeCheckedFile } from "../files/stored-blob.ts";
 import { lockReachableUser, requireOutranks, SUSPENDED_NOT_EDITABLE } from "./rules.ts";
 
@@ -14,8 +14,9 @@ import { lockReachableUser, requireOutranks, SUSPENDED_NOT_EDITABLE } from "./ru
  * changeAvatar, the file is checked and stripped before it is stored, the bytes are removed again
  * when the rows are not written, and the picture it replaces goes with it.
  */
-export async function updateUserAvatar(ctx: Ctx, rawId: unknown, file: File): Promise<string> {
+export async function updateUserAvatar(ctx: Ctx, rawId: unknown, file: File | null): Promise<string> {
   const actor = requirePermission(ctx, "UserUpdate");
+  if (!(file instanceof File)) throw badInput(INVALID_FILE);
   const image = await prepareAvatarImage(incomingImage(file));
   let replacedStorageKey: string | null = null;
   const id = await storeCheckedFile(ctx, { purpose: "Avatar", organisationId: null, fileName: image.fileName, mimeType: image.mimeType, bytes: image.bytes }, (insertBlobRow) =>

@@ -56,9 +56,10 @@ builder.mutationFields((t) => ({
   }),
   userUpdateAvatar: t.drizzleField({
     type: UserType,
-    args: { id: t.arg.id({ required: true }), file: t.arg({ type: "File", required: true }) },
+    // The file is checked by the verb ('Invalid file' when missing), so a request without one is the client's error like any other.
+    args: { id: t.arg.id({ required: true }), file: t.arg({ type: "File", required: false }) },
     authScopes: { permission: "UserUpdate" },
-    resolve: async (query, _root, args, ctx) => (await ctx.db.query.users.findFirst(query({ where: { id: await updateUserAvatar(ctx, args.id, args.file) } })))!,
+    resolve: async (query, _root, args, ctx) => (await ctx.db.query.users.findFirst(query({ where: { id: await updateUserAvatar(ctx, args.id, args.file ?? null) } })))!,
   }),
   userSuspend: t.drizzleField({
     type: UserType,

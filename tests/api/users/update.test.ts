@@ -117,5 +117,6 @@ describe("userUpdateAvatar", () => {
     const stranger = await world.target("MEMBER", world.otherId);
     expect(messageOf(await upload(world.as.ORGANISATION_OWNER, stranger.id, "face.png", files.pngWithText()))).toBe("User is not found");
     expect(messageOf(await upload(world.as.ORGANISATION_OWNER, user.id, "face.png", "not an image"))).toBe("Invalid file");
+    expect(messageOf(await world.as.ORGANISATION_OWNER.gql(`mutation ($id: ID!) { userUpdateAvatar(id: $id) { id } }`, { id: user.id }))).toBe("Invalid file");
   });
 });
