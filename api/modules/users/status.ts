@@ -1,11 +1,12 @@
-import { and, eq, inArray } from "drizzle-orm";
-import { blobs, guestMemberships, reportSubmissionAssignees, reportSubmissions, users } from "../../../db/schema/index.ts";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { blobs, guestMemberships, reportSubmissionAssignees, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
 import type { Ctx, StaffActor } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
 import type { Permission } from "../../shared/permissions.ts";
 import { outranks } from "../../shared/roles.ts";
 import { isSuperAdmin, mutate } from "../access/policy.ts";
+import { DELETED_USER_KEY } from "../audit/metadata.ts";
 import { recordActivity } from "../audit/service.ts";
 import { removeBlobBytes } from "../files/stored-blob.ts";
 import { claimSeat } from "../organisations/seats.ts";
@@ -71,6 +72,11 @@ export async function deleteUser(ctx: Ctx, rawId: unknown): Promise<true> {
   let avatarKey: string | null = null;
   await changeAccess(ctx, "UserArchive", rawId, async (tx, actor, target) => {
     await audit(tx, actor, target, "Delete", { email: target.email });
+    // Their entries lose their author with the row; the marker lets the log say who it was not.
+    await tx
+      .update(userActivities)
+      .set({ metadata: sql`${userActivities.metadata} || ${JSON.stringify({ [DELETED_USER_KEY]: true })}::jsonb` })
+      .where(eq(userActivities.userId, target.id));
     await tx.delete(users).where(eq(users.id, target.id));
     if (target.avatarBlobId) {
       const [removed] = await tx.delete(blobs).where(eq(blobs.id, target.avatarBlobId)).returning({ storageKey: blobs.storageKey });

@@ -88,6 +88,9 @@ describe("permanent deletion", () => {
     if (message) expect((await first.db.select().from(reportConversationMessages).where(eq(reportConversationMessages.id, message.id)))[0]).toMatchObject({ fromUserId: null, message: message.message });
     const [deletion] = await first.db.select().from(userActivities).where(and(eq(userActivities.objectId, author.id), eq(userActivities.action, "Delete")));
     expect(deletion?.metadata).toMatchObject({ first_name: "Test" });
+    // Their own entries (the sign-in) stay, without an author, marked so the log can say 'Deleted user'.
+    const [signIn] = await first.db.select().from(userActivities).where(and(eq(userActivities.objectId, author.id), eq(userActivities.action, "Login")));
+    expect(signIn).toMatchObject({ userId: null, metadata: { deleted_user: true } });
     expect((await seatUsage(first.db, demoId))!.activeUsers).toBe(seatsBefore - 1);
     expect(messageOf(await owner.gql(USER_DELETE, { id: author.id }))).toBe("User is not found");
   });
