@@ -52,7 +52,11 @@ export function UserProfileForm({ viewer, user, organisationID, onCreated }: Use
   const roleChoices = self && user ? [{ value: user.role.id, label: user.role.label }] : [{ value: '', label: 'Select a role' }, ...roleOptions.map((role) => ({ value: role.id, label: role.label }))];
   const chosenRole = roles.data?.roles.find((role) => role.id === values.roleID)?.name;
   const needsOrganisation = choosesOrganisation && chosenRole !== undefined && chosenRole !== 'SUPER_ADMIN' && chosenRole !== 'GUEST_MEMBER';
-  const set = (key: keyof Values) => (value: string) => setValues((current) => ({ ...current, [key]: value }));
+  // A field's error goes as soon as it is changed; the others stay until the next save.
+  const set = (key: keyof Values) => (value: string) => {
+    setValues((current) => ({ ...current, [key]: value }));
+    setErrors((current) => (current[key] ? { ...current, [key]: undefined } : current));
+  };
 
   const check = (): Errors => {
     const next: Errors = {};
