@@ -75,7 +75,7 @@ export async function deleteUser(ctx: Ctx, rawId: unknown): Promise<true> {
     // Their entries lose their author with the row; the marker lets the log say who it was not.
     await tx
       .update(userActivities)
-      .set({ metadata: sql`${userActivities.metadata} || ${JSON.stringify({ [DELETED_USER_KEY]: true })}::jsonb` })
+      .set({ metadata: sql`${userActivities.metadata} || jsonb_build_object(${sql.raw(`'${DELETED_USER_KEY}'`)}, true)` })
       .where(eq(userActivities.userId, target.id));
     await tx.delete(users).where(eq(users.id, target.id));
     if (target.avatarBlobId) {
