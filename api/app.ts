@@ -6,6 +6,7 @@ import { cookieCollector } from "./http/cookies.ts";
 import { requestCtx } from "./http/request-context.ts";
 import { reportRoutes } from "./http/report-routes.ts";
 import { exportRoutes } from "./http/export-routes.ts";
+import { userExportRoute } from "./http/user-export-route.ts";
 import { fileRoutes, graphqlUploadGuard, isMultipartPost } from "./http/file-routes.ts";
 import { multipartOperationsGuard } from "./http/graphql-multipart.ts";
 import { organisationExportRoutes } from "./http/organisation-export-routes.ts";
@@ -73,6 +74,7 @@ export function createApp(services: Services, options: { siteRoot: string; direc
   hono.route("/api/files", fileRoutes(services));
   hono.route("/api/report-submissions", exportRoutes(services));
   hono.route("/api/admin/export", organisationExportRoutes(services));
+  hono.route("/api/admin/export/users", userExportRoute(services));
   hono.on(["GET", "POST"], GRAPHQL_PATH, async (c) => {
     // Only JSON and multipart uploads (guarded above) reach GraphQL: form-encoded and text bodies are
     // what a page on another site can make a browser send with our cookies, without a preflight.

@@ -83,6 +83,16 @@ export const TEXT_ARGUMENT_LIMITS: Record<string, TextLimit> = {
   "OnboardInviteInput.email": TEXT_LIMITS.email,
   "OnboardInviteInput.firstName": TEXT_LIMITS.personName,
   "OnboardInviteInput.lastName": TEXT_LIMITS.personName,
+  "UserCreateInput.email": TEXT_LIMITS.email,
+  "UserCreateInput.firstName": TEXT_LIMITS.personName,
+  "UserCreateInput.lastName": TEXT_LIMITS.personName,
+  "UserCreateInput.username": TEXT_LIMITS.personName,
+  "UserCreateInput.password": TEXT_LIMITS.password,
+  "UserUpdateInput.email": TEXT_LIMITS.email,
+  "UserUpdateInput.firstName": TEXT_LIMITS.personName,
+  "UserUpdateInput.lastName": TEXT_LIMITS.personName,
+  "UserUpdateInput.username": TEXT_LIMITS.personName,
+  "UserUpdateInput.password": TEXT_LIMITS.password,
 };
 
 /** The bound of a text the table does not name: ids are short, and so is any other string. */

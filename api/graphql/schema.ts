@@ -18,5 +18,6 @@ import "../modules/users/graphql.ts";
 import "../modules/invites/graphql.ts";
 import "../modules/onboarding/graphql.ts";
 import "../modules/plans/graphql.ts";
+import "../modules/users/graphql-admin.ts";
 
 export const schema = builder.toSchema();

@@ -9,6 +9,9 @@
 /** The keys the spec names for audit metadata (admin console, section 3). */
 const SPEC_KEYS = ["name", "first_name", "last_name", "archived", "report_form_id"] as const;
 
+/** Written on every entry of a user when they are deleted, so the log can say 'Deleted user' (decision 034). */
+export const DELETED_USER_KEY = "deleted_user";
+
 /**
  * Values worth showing with some actions: status and priority changes (enum values), tag names
  * (shown on the report anyway), whether an assignment made someone the owner, export counts and
@@ -39,7 +42,7 @@ function shownValue(value: unknown): Shown | undefined {
 export function visibleMetadata(action: string, metadata: Record<string, unknown> | null | undefined): Record<string, Shown> {
   const shown: Record<string, Shown> = {};
   if (!metadata || typeof metadata !== "object") return shown;
-  for (const key of [...SPEC_KEYS, ...(ACTION_KEYS[action] ?? [])]) {
+  for (const key of [...SPEC_KEYS, DELETED_USER_KEY, ...(ACTION_KEYS[action] ?? [])]) {
     if (!Object.hasOwn(metadata, key)) continue;
     const value = shownValue(metadata[key]);
     if (value !== undefined) shown[key] = value;

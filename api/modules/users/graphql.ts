@@ -1,12 +1,13 @@
 import { builder } from "../../graphql/builder.ts";
 import { findFirstById } from "../../graphql/prepared-selections.ts";
-import { getUser, listUsers } from "./service.ts";
+import { getUser, listUsers, USER_SORT_KEYS } from "./service.ts";
 import { ROLE_NAMES, type RoleName } from "../../shared/enums.ts";
 import { permissionsOf } from "../../shared/permissions.ts";
 import { roleLabel } from "../../shared/roles.ts";
 import { avatarFileURL } from "../files/avatar-access.ts";
 
 export const RoleNameEnum = builder.enumType("RoleName", { values: ROLE_NAMES });
+const UserSortByEnum = builder.enumType("UserSortBy", { values: USER_SORT_KEYS });
 
 export const RoleType = builder.drizzleObject("roles", {
   name: "Role",
@@ -84,13 +85,25 @@ builder.queryFields((t) => ({
   users: t.field({
     type: UserListType,
     args: {
+      roleName: t.arg({ type: RoleNameEnum }),
+      includeSelf: t.arg.boolean({ description: "Whether the asking user is listed too (default true)." }),
       organisationID: t.arg.id(),
+      includeGuestMembers: t.arg.boolean({ description: "Also guests of other organisations admitted to this one." }),
+      reportSubmissionID: t.arg.id({ description: "Only the report's team (or, with reportSubmissionUnassigned, only those not on it)." }),
+      reportSubmissionUnassigned: t.arg.boolean(),
+      sortBy: t.arg({ type: UserSortByEnum }),
+      ascending: t.arg.boolean({ description: "Default true." }),
       search: t.arg.string(),
       limit: t.arg.int(),
       offset: t.arg.int(),
     },
     authScopes: { permission: "UserList" },
-    resolve: (_root, args, ctx) => listUsers(ctx, { ...args, organisationID: args.organisationID ? String(args.organisationID) : null }),
+    resolve: (_root, args, ctx) =>
+      listUsers(ctx, {
+        ...args,
+        organisationID: args.organisationID ? String(args.organisationID) : null,
+        reportSubmissionID: args.reportSubmissionID ? String(args.reportSubmissionID) : null,
+      }),
   }),
   viewer: t.drizzleField({
     type: UserType,

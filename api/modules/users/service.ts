@@ -1,14 +1,17 @@
-import { and, asc, count, eq, ilike, or, type SQL } from "drizzle-orm";
-import { users } from "../../../db/schema/index.ts";
+import { and, asc, count, desc, eq, exists, ilike, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { guestMemberships, reportSubmissionAssignees, reportSubmissions, roles, users } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
 import { requireUuid } from "../../lib/ids.ts";
 import { containsPattern, searchTextOf } from "../../lib/validation.ts";
+import type { RoleName } from "../../shared/enums.ts";
 import { canReachOrganisation, organisationScope, requirePermission } from "../access/policy.ts";
+import { USER_NOT_FOUND } from "./rules.ts";
 
-export const USER_NOT_FOUND = "User is not found";
+export { USER_NOT_FOUND };
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
+const REPORT_NOT_FOUND = "Report Submission is not found";
 
 /** The spec: an invalid pagination limit falls back to 20. */
 export function pageLimit(limit: number | null | undefined): number {
@@ -28,8 +31,22 @@ export async function getUser(ctx: Ctx, rawId: string) {
   return row;
 }
 
+export const USER_SORT_KEYS = ["alphabetical"] as const;
+export type UserSortKey = (typeof USER_SORT_KEYS)[number];
+
+/** The arguments of spec §7 `users`; every one optional. */
 export interface UserListArgs {
   organisationID?: string | null;
+  roleName?: RoleName | null;
+  /** Whether the asking user appears in their own list (default yes). */
+  includeSelf?: boolean | null;
+  /** Also guests of other organisations admitted to this one (a live guest membership). */
+  includeGuestMembers?: boolean | null;
+  /** Only the report's team, or with `reportSubmissionUnassigned` only those not on it. */
+  reportSubmissionID?: string | null;
+  reportSubmissionUnassigned?: boolean | null;
+  sortBy?: UserSortKey | null;
+  ascending?: boolean | null;
   search?: string | null;
   limit?: number | null;
   offset?: number | null;
@@ -41,19 +58,43 @@ export async function listUsers(ctx: Ctx, args: UserListArgs) {
   const requested = args.organisationID ? requireUuid(args.organisationID, "Organisation is not found") : null;
   const organisationId = organisationScope(actor, requested, "Organisation is not found");
   const filters: SQL[] = [];
-  if (organisationId) filters.push(eq(users.organisationId, organisationId));
+  if (organisationId) {
+    const own = eq(users.organisationId, organisationId);
+    const guests = exists(
+      ctx.db
+        .select({ one: guestMemberships.userId })
+        .from(guestMemberships)
+        .where(and(eq(guestMemberships.userId, users.id), eq(guestMemberships.organisationId, organisationId), eq(guestMemberships.archived, false))),
+    );
+    filters.push(args.includeGuestMembers ? or(own, guests)! : own);
+  }
+  if (args.roleName) filters.push(inArray(users.roleId, ctx.db.select({ id: roles.id }).from(roles).where(eq(roles.name, args.roleName))));
+  if (args.includeSelf === false) filters.push(ne(users.id, actor.userId));
+  if (args.reportSubmissionID) {
+    const reportId = requireUuid(args.reportSubmissionID, REPORT_NOT_FOUND);
+    const [report] = await ctx.db.select({ organisationId: reportSubmissions.organisationId }).from(reportSubmissions).where(eq(reportSubmissions.id, reportId)).limit(1);
+    if (!report || !canReachOrganisation(actor, report.organisationId)) throw new UserError("NOT_FOUND", REPORT_NOT_FOUND);
+    const onTeam = exists(
+      ctx.db
+        .select({ one: reportSubmissionAssignees.userId })
+        .from(reportSubmissionAssignees)
+        .where(and(eq(reportSubmissionAssignees.submissionId, reportId), eq(reportSubmissionAssignees.userId, users.id))),
+    );
+    filters.push(args.reportSubmissionUnassigned ? sql`not ${onTeam}` : onTeam);
+  }
   const search = searchTextOf(args.search);
   if (search) {
     const pattern = containsPattern(search);
-    filters.push(or(ilike(users.email, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern))!);
+    filters.push(or(ilike(users.email, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern), ilike(users.username, pattern))!);
   }
   const where = filters.length ? and(...filters) : undefined;
+  const direction = args.ascending === false ? desc : asc;
   const [total] = await ctx.db.select({ n: count() }).from(users).where(where);
   const ids = await ctx.db
     .select({ id: users.id })
     .from(users)
     .where(where)
-    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
+    .orderBy(direction(users.firstName), direction(users.lastName), direction(users.email), asc(users.id))
     .limit(pageLimit(args.limit))
     .offset(pageOffset(args.offset));
   return { total: total?.n ?? 0, ids: ids.map((row) => row.id) };

@@ -97,9 +97,18 @@ export function organisationEditPath(organisationID?: string): string {
   return organisationID ? `/admin/manage/organisations/edit/${enc(organisationID)}` : '/admin/manage/organisations/edit';
 }
 
-/** Users (spec §2 Users) and their organisation variants. */
+/** The users lists by role (spec §2 Users), the super admin's; the address carries the spec's role names. */
+export const USER_ROLE_TYPES = ['SuperAdmin', 'OrganisationOwner', 'OrganisationAdmin', 'Member', 'GuestMember'] as const;
+export type UserRoleType = (typeof USER_ROLE_TYPES)[number];
+
+/** Users of the viewer's organisation, or of one organisation for a super admin. */
 export function usersPath(organisationID?: string): string {
   return organisationID ? `/admin/manage/organisations/users/${enc(organisationID)}` : '/admin/manage/users';
+}
+
+/** One role's users across every organisation (super admin). */
+export function usersRolePath(roleType: UserRoleType): string {
+  return `/admin/manage/users/${enc(roleType)}`;
 }
 
 export function userCreatePath(organisationID?: string): string {
@@ -132,7 +141,7 @@ export type Screen =
   | { name: 'settings' }
   | { name: 'organisation-overview'; organisationID?: string }
   | { name: 'organisation-edit'; organisationID?: string }
-  | { name: 'users'; organisationID?: string; roleType?: string }
+  | { name: 'users'; organisationID?: string; roleType?: UserRoleType }
   | { name: 'user-create'; organisationID?: string }
   | { name: 'user-edit'; userID: string; organisationID?: string }
   | { name: 'invites'; organisationID?: string }
@@ -179,10 +188,7 @@ function matchManage(p: string[]): Screen {
   if (a === 'report-forms' && n === 2 && b === 'create') return { name: 'report-form-create' };
   if (a === 'report-forms' && n === 3 && isFormTab(b)) return { name: 'report-form', tab: b, reportFormID: c! };
   if (a === 'form-templates') return matchTemplates(p.slice(1));
-  if (a === 'users' && n === 1) return { name: 'users' };
-  if (a === 'users' && n === 2 && b === 'create') return { name: 'user-create' };
-  if (a === 'users' && n === 2) return { name: 'users', roleType: b! };
-  if (a === 'users' && n === 3 && b === 'edit') return { name: 'user-edit', userID: c! };
+  if (a === 'users') return matchUsers(p.slice(1));
   if (a === 'invites' && n === 1) return { name: 'invites' };
   if (a !== 'organisations') return { name: 'not-found' };
   if (n === 1) return { name: 'organisations' };
@@ -211,5 +217,15 @@ function matchTemplates([a, b, ...rest]: string[]): Screen {
   if (a === undefined) return { name: 'form-template-list' };
   if (a === 'create' && b === undefined) return { name: 'form-template-create' };
   if (a === 'edit' && b !== undefined) return { name: 'form-template-edit', reportFormTemplateID: b };
+  return { name: 'not-found' };
+}
+
+/** The part after /admin/manage/users/. */
+function matchUsers([a, b, ...rest]: string[]): Screen {
+  if (rest.length > 0) return { name: 'not-found' };
+  if (a === undefined) return { name: 'users' };
+  if (a === 'create' && b === undefined) return { name: 'user-create' };
+  if (a === 'edit' && b !== undefined) return { name: 'user-edit', userID: b };
+  if (b === undefined && (USER_ROLE_TYPES as readonly string[]).includes(a)) return { name: 'users', roleType: a as UserRoleType };
   return { name: 'not-found' };
 }

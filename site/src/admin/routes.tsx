@@ -12,7 +12,7 @@ import { ReportListPage } from './features/reports/list/report-list-page';
 import { PASSWORD_UPDATED } from './features/settings/settings-api';
 import { SettingsPage } from './features/settings/settings-page';
 import { SSO_CALLBACK_PATH, SsoCallbackPage } from './features/auth/components/sso-callback-page';
-import { matchScreen, organisationsPath, reportDetailPath, type Screen } from './paths';
+import { matchScreen, organisationsPath, reportDetailPath, usersPath, type Screen } from './paths';
 import { navigate, type AdminLocation } from './router';
 import { NotFoundPage } from './ui/not-found-page';
 import { lazyScreen } from './ui/lazy-screen';
@@ -67,6 +67,8 @@ const OrganisationEditPage = lazyScreen('OrganisationEditPage', () =>
 );
 const ProductPlansPage = lazyScreen('ProductPlansPage', () => import('./features/onboarding/product-plans-page'));
 const PRODUCT_PLANS_PATH = '/admin/manage/product-plans';
+const UsersPage = lazyScreen('UsersPage', () => import('./features/users/users-page'));
+const UserEditPage = lazyScreen('UserEditPage', () => import('./features/users/user-edit-page'));
 
 function LoadingScreen() {
   return (
@@ -206,11 +208,6 @@ function screenRoute(screen: Screen, viewer: Viewer, search: string, returnPath?
     case 'organisation-overview':
     case 'organisation-edit':
       return organisationRoute(screen, viewer);
-    // Built by the users work; their addresses are matched here already.
-    case 'users':
-    case 'user-create':
-    case 'user-edit':
-      return notFound();
     case 'report-invites':
       // Any signed-in user may open it (spec §2).
       return page('shell', chunk(<ReportInvitesPage viewer={viewer} />));
@@ -253,11 +250,35 @@ function screenRoute(screen: Screen, viewer: Viewer, search: string, returnPath?
     case 'settings':
       // Any signed-in user, guest members included (spec §2).
       return page('shell', <SettingsPage onProfileSaved={afterProfileSave} onPasswordChanged={afterPasswordChange} />);
+    case 'users':
+    case 'user-create':
+    case 'user-edit':
+      return userRoute(screen, viewer);
     case 'not-found':
       return notFound();
     case 'invites':
       // Members (and guests) are sent home: they cannot invite (spec §6).
       if (!can(viewer, 'OrganisationMemberInviteList')) return { kind: 'redirect', to: home };
       return page('shell', chunk(<InvitesPage key={screen.organisationID ?? ''} viewer={viewer} organisationID={screen.organisationID} />), screen.organisationID);
+  }
+}
+
+type UserScreen = Extract<Screen, { name: 'users' | 'user-create' | 'user-edit' }>;
+
+/** Users (spec §2): members are sent away; the lists by role are the super admin's. */
+function userRoute(screen: UserScreen, viewer: Viewer): RouteResult {
+  if (!can(viewer, 'UserList')) return { kind: 'redirect', to: homePathFor(viewer) };
+  const org = screen.organisationID;
+  const shell = (element: ReactNode) => page('shell', chunk(element), org);
+  switch (screen.name) {
+    case 'users':
+      if (screen.roleType && !isSuperAdmin(viewer)) return { kind: 'redirect', to: usersPath() };
+      return shell(<UsersPage key={`${org ?? ''}/${screen.roleType ?? ''}`} viewer={viewer} organisationID={org} roleType={screen.roleType} />);
+    case 'user-create':
+      if (!can(viewer, 'UserCreate')) return { kind: 'redirect', to: usersPath(org) };
+      return shell(<UserEditPage key={`new/${org ?? ''}`} viewer={viewer} organisationID={org} />);
+    case 'user-edit':
+      if (!can(viewer, 'UserUpdate')) return { kind: 'redirect', to: usersPath(org) };
+      return shell(<UserEditPage key={screen.userID} viewer={viewer} userID={screen.userID} organisationID={org} />);
   }
 }

@@ -48,6 +48,7 @@ const ORGANISATION = "Organisation is not found";
 const TAG = "Tag not found";
 const AUDIT = "Audit log not found";
 const INVITE = "Invite is not found";
+const USER = "User is not found";
 const FORM = "Report Form is not found";
 const FORM_INPUT = `{ name: "Planted form", widgets: [{ type: Section, title: "S" }, { type: ShortText, title: "Q" }] }`;
 
@@ -143,6 +144,15 @@ const GRAPHQL: Row[] = [
   row("reportSubmissionArchive", `mutation ($id: ID!) { reportSubmissionArchive(id: $id) { id } }`, (i) => ({ id: i.completedReport }), REPORT),
   row("reportSubmissionUnarchive", `mutation ($id: ID!) { reportSubmissionUnarchive(id: $id) { id } }`, (i) => ({ id: i.completedReport }), REPORT),
   row("reportSubmissionHardDelete", `mutation ($id: ID!) { reportSubmissionHardDelete(id: $id) { id } }`, (i) => ({ id: i.completedReport }), REPORT),
+  // User administration (decision 034): another organisation's users are "not found", whatever the call.
+  row("userGet", `query ($id: ID!) { userGet(id: $id) { id email } }`, (i) => ({ id: i.user }), USER, read),
+  row("users of the organisation", `query ($org: ID) { users(organisationID: $org) { total list { id } } }`, (i) => ({ org: i.organisation }), ORGANISATION, read),
+  row("users of the report", `query ($id: ID) { users(reportSubmissionID: $id) { total list { id } } }`, (i) => ({ id: i.report }), REPORT, read),
+  row("userUpdate", `mutation ($id: ID!) { userUpdate(id: $id, input: { firstName: "Planted" }) { id } }`, (i) => ({ id: i.user }), USER),
+  row("userSuspend", `mutation ($id: ID!) { userSuspend(id: $id) { id } }`, (i) => ({ id: i.user }), USER),
+  row("userUnsuspend", `mutation ($id: ID!) { userUnsuspend(id: $id) { id } }`, (i) => ({ id: i.user }), USER),
+  row("userKick", `mutation ($id: ID!, $org: ID!) { userKick(id: $id, organisationID: $org) }`, (i) => ({ id: i.user, org: i.organisation }), USER),
+  row("userDelete", `mutation ($id: ID!) { userDelete(id: $id) }`, (i) => ({ id: i.user }), USER),
 ];
 
 async function runGraphql(client: StaffClient, entry: Row, ids: Ids): Promise<Answer> {

@@ -64,11 +64,19 @@ export async function changeUserTwoFactor(ctx: Ctx, rawInput: unknown): Promise<
     if (!target) throw notFound(USER_NOT_FOUND);
     if (target.id === actor.userId) return changeOwnTwoFactor(tx, actor, target, input.activated);
     if (input.activated || !target.activated) throw new UserError("FORBIDDEN", SUPER_ADMIN_CANNOT_ENABLE);
-    await tx.update(users).set({ twoFactorAuthenticationActivated: false, ...CLEARED }).where(eq(users.id, target.id));
-    const deleted = await tx.delete(sessions).where(eq(sessions.userId, target.id)).returning({ tokenHash: sessions.tokenHash });
-    await recordActivity(tx, actor, { organisationId: target.organisationId, objectType: "User", objectId: target.id, action: "TwoFactorDeactivated" });
-    return deleted.map((row) => row.tokenHash);
+    return turnOffUserTwoFactor(tx, actor, target);
   });
   await announceEnded(ctx, userId, ended);
   return true;
+}
+
+/**
+ * Inside `tx`: another user's two-factor authentication off and every session of theirs ended (the
+ * caller has checked it may, and announces `userIds`). Returns the ended hashes for `announceEnded`.
+ */
+export async function turnOffUserTwoFactor(tx: Database, actor: StaffActor, target: { id: string; organisationId: string | null }): Promise<string[]> {
+  await tx.update(users).set({ twoFactorAuthenticationActivated: false, ...CLEARED }).where(eq(users.id, target.id));
+  const deleted = await tx.delete(sessions).where(eq(sessions.userId, target.id)).returning({ tokenHash: sessions.tokenHash });
+  await recordActivity(tx, actor, { organisationId: target.organisationId, objectType: "User", objectId: target.id, action: "TwoFactorDeactivated" });
+  return deleted.map((row) => row.tokenHash);
 }

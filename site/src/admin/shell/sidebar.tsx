@@ -1,5 +1,5 @@
 import { useStore } from '../../lib/use-store';
-import { conversationsPath, dashboardPath, formTemplateListPath, invitesPath, organisationOverviewPath, organisationsPath, reportFormListPath, reportInvitesPath, reportListPath, settingsPath } from '../paths';
+import { conversationsPath, dashboardPath, formTemplateListPath, invitesPath, organisationOverviewPath, organisationsPath, reportFormListPath, reportInvitesPath, reportListPath, settingsPath, USER_ROLE_TYPES, usersPath, usersRolePath } from '../paths';
 import { $location } from '../router';
 import { Link } from '../ui/link';
 import { can, isGuestMember, isSuperAdmin, type Viewer } from '../viewer';
@@ -19,7 +19,7 @@ type SidebarProps = {
   onSignOut: () => void;
 };
 
-type Item = { label: string; to: string; active: (pathname: string) => boolean; badge?: { count: number; label: string } };
+type Item = { label: string; to: string; active: (pathname: string) => boolean; badge?: { count: number; label: string }; sub?: boolean };
 
 /**
  * Only screens that exist are linked (Resources and the rest of the Manage section join as
@@ -59,10 +59,10 @@ function reportingItems(viewer: Viewer, organisationID: string | undefined): Ite
   return [{ label: 'Forms', to, active: (pathname) => pathname === to || /^\/admin\/manage(\/organisations)?\/report-forms\//.test(pathname) }];
 }
 
-/** Manage: the viewer's own profile for everyone, form templates for the super admin; users, tags and the rest as they are built. */
-function manageItems(viewer: Viewer): Item[] {
+/** Manage, in the spec's order: Profile, Users, Organisations, Form Templates, Invites (subscribers, tags and audit logs as they are built), then Product Plans. */
+function manageItems(viewer: Viewer, organisationID?: string): Item[] {
   const profile = settingsPath();
-  const items: Item[] = [{ label: 'Profile', to: profile, active: (pathname) => pathname === profile }];
+  const items: Item[] = [{ label: 'Profile', to: profile, active: (pathname) => pathname === profile }, ...userItems(viewer, organisationID)];
   if (can(viewer, 'OrganisationList')) {
     const to = organisationsPath();
     items.push({ label: 'Organisations', to, active: (pathname) => pathname === to || /^\/admin\/manage\/organisations\/(overview|edit)\//.test(pathname) });
@@ -71,6 +71,7 @@ function manageItems(viewer: Viewer): Item[] {
     const to = formTemplateListPath();
     items.push({ label: 'Form Templates', to, active: (pathname) => pathname === to || pathname.startsWith(`${to}/`) });
   }
+  items.push(...inviteItems(viewer, organisationID));
   if (can(viewer, 'ProductPlanCreate')) items.push({ label: 'Product Plans', to: '/admin/manage/product-plans', active: (pathname) => pathname === '/admin/manage/product-plans' });
   return items;
 }
@@ -80,6 +81,16 @@ function inviteItems(viewer: Viewer, organisationID: string | undefined): Item[]
   if (!can(viewer, 'OrganisationMemberInviteList')) return [];
   const to = invitesPath(organisationID);
   return [{ label: 'Invites', to, active: (pathname) => pathname === to }];
+}
+
+/** Users, and for a super admin outside any organisation its role sub-items (spec §2 Sidebar). */
+const USER_ROLE_LABELS = { SuperAdmin: 'Super Admins', OrganisationOwner: 'Owners', OrganisationAdmin: 'Admins', Member: 'Members', GuestMember: 'Guest Members' } as const;
+function userItems(viewer: Viewer, organisationID: string | undefined): Item[] {
+  if (!can(viewer, 'UserList')) return [];
+  const to = usersPath(organisationID);
+  const item: Item = { label: 'Users', to, active: (pathname) => pathname === to || /^\/admin\/manage(\/organisations)?\/users\/(create|edit)(\/|$)/.test(pathname) };
+  if (!isSuperAdmin(viewer) || organisationID) return [item];
+  return [item, ...USER_ROLE_TYPES.map((roleType): Item => ({ label: USER_ROLE_LABELS[roleType], to: usersRolePath(roleType), active: (pathname) => pathname === usersRolePath(roleType), sub: true }))];
 }
 
 /** Guest Access (spec §2): Invites with the pending count, and Organisations, for someone who has either. */
@@ -107,7 +118,7 @@ function SidebarSection({ heading, items, pathname }: { heading: string; items: 
       <ul className="sidebar__list">
         {items.map((item) => (
           <li key={item.label}>
-            <Link to={item.to} className="sidebar__link" current={item.active(pathname)}>
+            <Link to={item.to} className={item.sub ? 'sidebar__link sidebar__link--sub' : 'sidebar__link'} current={item.active(pathname)}>
               <span>{item.label}</span>
               {item.badge !== undefined && (
                 <span className="sidebar__badge">
@@ -140,7 +151,7 @@ export function Sidebar({ viewer, organisationID, open, unassignedReports, unrea
       )}
       <SidebarSection heading="Activity" items={activityItems(viewer, organisationID, unassignedReports, unreadMessages)} pathname={pathname} />
       <SidebarSection heading="Reporting" items={reportingItems(viewer, organisationID)} pathname={pathname} />
-      <SidebarSection heading="Manage" items={[...manageItems(viewer), ...inviteItems(viewer, organisationID)]} pathname={pathname} />
+      <SidebarSection heading="Manage" items={manageItems(viewer, organisationID)} pathname={pathname} />
       <SidebarSection heading="Guest Access" items={guestAccessItems(guestAccess)} pathname={pathname} />
       <SidebarSection heading="Account Settings" items={accountSettingsItems(viewer)} pathname={pathname} />
       <div className="sidebar__section sidebar__section--end">

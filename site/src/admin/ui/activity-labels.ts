@@ -89,7 +89,9 @@ export function activityDetail(action: string, metadata: Record<string, unknown>
 }
 
 /** Who acted: the staff member's name and role, or who stands behind an entry without one. */
-export function activityActor(action: string, user: ActivityUser | null): { name: string; role?: string } {
+export function activityActor(action: string, user: ActivityUser | null, metadata?: Record<string, unknown> | null): { name: string; role?: string } {
+  // A deleted account's entries keep a marker in place of their author (decision 034).
+  if (!user && metadata?.deleted_user === true) return { name: 'Deleted user' };
   if (!user) return { name: SYSTEM_ACTIONS.has(action) ? 'System' : 'Reporter' };
   const name = `${user.firstName} ${user.lastName}`.trim() || 'Unnamed user';
   return { name, role: user.role === 'SUPER_ADMIN' ? SUPER_ADMIN_LABEL : roleLabelOf(user.role) };

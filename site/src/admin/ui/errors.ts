@@ -14,3 +14,16 @@ export function errorCode(error: CombinedError | undefined): string | undefined 
   const code = error?.graphQLErrors[0]?.extensions?.code;
   return typeof code === 'string' ? code : undefined;
 }
+
+/** The server's per-field problems (extensions.fields), keyed by field name. */
+export function fieldProblems(error: CombinedError | undefined): Record<string, string> {
+  const fields = error?.graphQLErrors[0]?.extensions?.fields;
+  const problems: Record<string, string> = {};
+  if (!Array.isArray(fields)) return problems;
+  for (const entry of fields as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const { field, message } = entry as { field?: unknown; message?: unknown };
+    if (typeof field === 'string' && typeof message === 'string' && !(field in problems)) problems[field] = message;
+  }
+  return problems;
+}

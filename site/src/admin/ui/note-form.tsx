@@ -117,9 +117,9 @@ export function NoteEditor({ id, initial, className, onSave, onDone }: NoteEdito
 
 type NoteAuthor = { firstName: string; lastName: string; role: string } | null;
 
-/** Who wrote a note, in which role, and when; a deleted account reads 'Former user'. */
+/** Who wrote a note, in which role, and when; a deleted account reads 'Deleted user' (decision 034). */
 export function NoteMeta({ author, createdAt, className }: { author: NoteAuthor; createdAt: string; className: string }) {
-  const name = author ? `${author.firstName} ${author.lastName}`.trim() : 'Former user';
+  const name = author ? `${author.firstName} ${author.lastName}`.trim() : 'Deleted user';
   return (
     <p className={className}>
       <strong>{name}</strong>

@@ -73,7 +73,7 @@ export function ActivitiesTab({ report }: { report: ReportDetail }) {
 
 function ActivityRow({ activity }: { activity: ReportActivity }) {
   const detail = activityDetail(activity.action, activity.metadata);
-  const actor = activityActor(activity.action, activity.user);
+  const actor = activityActor(activity.action, activity.user, activity.metadata);
   return (
     <tr>
       <td data-label="Action">

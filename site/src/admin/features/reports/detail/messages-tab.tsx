@@ -153,6 +153,8 @@ function ReporterPresence({ presence }: { presence: Presence | undefined }) {
 function senderName(message: ChatMessage, mine: boolean): string {
   if (mine) return 'You';
   if (message.from === 'Guest') return 'Reporter';
+  // A staff message without its author: the account has been deleted (decision 034).
+  if (message.type !== 'System' && !message.fromUser) return 'Deleted user';
   return message.fromUser ? `${message.fromUser.firstName} ${message.fromUser.lastName}`.trim() : 'Organisation';
 }
 
