@@ -2,6 +2,8 @@ import { and, asc, count, eq, inArray, or } from "drizzle-orm";
 import {
   guestMemberships,
   guestReportInvites,
+  onboardInvites,
+  organisations,
   reportFormBuilds,
   reportFormNotes,
   reportForms,
@@ -12,6 +14,7 @@ import {
   reportSubmissionNotes,
   reportSubmissions,
   reportSubmissionTags,
+  roles,
   tags,
   userActivities,
   users,
@@ -59,12 +62,16 @@ export interface TargetIds {
   /** The form's deployed build, and an internal note on the form. */
   formBuild: string;
   formNote: string;
+  /** An invite to Northwind's staff, still open (Invited). */
+  onboardInvite: string;
 }
 
 export interface HomeIds {
   ownReport: string;
   ownTag: string;
   ownUser: string;
+  /** The Member role: roles are the same for every organisation. */
+  memberRole: string;
 }
 
 export interface NorthwindReport {
@@ -124,6 +131,11 @@ export async function buildNorthwindReport(server: TestServer): Promise<Northwin
   await must(owner.gql(`mutation ($id: ID!) { tagArchive(id: $id) { id } }`, { id: archivedTag.id }));
   const invite = await must<{ id: string }>(owner.gql(`mutation ($id: ID!) { reportSubmissionInviteUser(id: $id, email: "guest@northwind.test") { id } }`, { id: report }));
 
+  const memberRole = (await server.db.select({ id: roles.id }).from(roles).where(eq(roles.name, "MEMBER")))[0]!.id;
+  const staffInvite = await must<{ invite: { id: string } }>(
+    owner.gql(`mutation ($role: ID!) { onboardInviteCreate(input: { firstName: "Nadia", lastName: "Newhire", email: "nadia.newhire@northwind.test", roleID: $role }) { invite { id } } }`, { role: memberRole }),
+  );
+
   const formNoteText = "Northwind only: the form must mention the forklift hotline";
   const formNote = await must<{ id: string }>(owner.gql(`mutation ($id: ID!, $note: String!) { reportFormNoteCreate(reportFormID: $id, note: $note) { id } }`, { id: form.id, note: formNoteText }));
 
@@ -151,10 +163,11 @@ export async function buildNorthwindReport(server: TestServer): Promise<Northwin
     organisationActivity: await entry("SeedDemo", northwindId),
     formBuild: form.deployedBuildId!,
     formNote: formNote.id,
+    onboardInvite: staffInvite.invite.id,
   };
   return {
     ids,
-    home: { ownReport: report, ownTag: safety, ownUser: userId.get("member@northwind.test")! },
+    home: { ownReport: report, ownTag: safety, ownUser: userId.get("member@northwind.test")!, memberRole },
     secrets: [credentials.reportID, summary, noteText, messageText, "loading-bay-log.txt", "Northwind old depot", formNoteText, ...Object.values(ids)],
     owner,
     guest,
@@ -195,6 +208,8 @@ export async function organisationState(server: TestServer, organisationId: stri
     forms: await db.select().from(reportForms).where(eq(reportForms.organisationId, organisationId)).orderBy(asc(reportForms.id)),
     formBuilds: await db.select().from(reportFormBuilds).where(inArray(reportFormBuilds.formId, ownForms)).orderBy(asc(reportFormBuilds.id)),
     formNotes: await db.select().from(reportFormNotes).where(eq(reportFormNotes.organisationId, organisationId)).orderBy(asc(reportFormNotes.id)),
+    organisation: await db.select().from(organisations).where(eq(organisations.id, organisationId)),
+    staffInvites: await db.select().from(onboardInvites).where(eq(onboardInvites.organisationId, organisationId)).orderBy(asc(onboardInvites.id)),
     auditEntries: audit!.n,
   };
 }

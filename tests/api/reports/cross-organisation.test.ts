@@ -36,7 +36,7 @@ beforeAll(async () => {
   const [demoReport] = await server.db.select().from(reportSubmissions).where(and(eq(reportSubmissions.organisationId, demoId), eq(reportSubmissions.status, "Assigned")));
   const [demoTag] = await server.db.select().from(tags).where(and(eq(tags.organisationId, demoId), eq(tags.name, "Finance")));
   const [demoMember] = await server.db.select().from(users).where(eq(users.email, "member@demo.test"));
-  demoHome = { ownReport: demoReport!.id, ownTag: demoTag!.id, ownUser: demoMember!.id };
+  demoHome = { ownReport: demoReport!.id, ownTag: demoTag!.id, ownUser: demoMember!.id, memberRole: northwind.home.memberRole };
 }, 60_000);
 afterAll(() => server.stop());
 
@@ -48,6 +48,8 @@ const ORGANISATION = "Organisation is not found";
 const TAG = "Tag not found";
 const AUDIT = "Audit log not found";
 const INVITE = "Invite is not found";
+/** Invites to an organisation's staff say the same (api/modules/invites/views.ts). */
+const STAFF_INVITE = "Invite is not found";
 const USER = "User is not found";
 const FORM = "Report Form is not found";
 const FORM_INPUT = `{ name: "Planted form", widgets: [{ type: Section, title: "S" }, { type: ShortText, title: "Q" }] }`;
@@ -153,6 +155,19 @@ const GRAPHQL: Row[] = [
   row("userUnsuspend", `mutation ($id: ID!) { userUnsuspend(id: $id) { id } }`, (i) => ({ id: i.user }), USER),
   row("userKick", `mutation ($id: ID!, $org: ID!) { userKick(id: $id, organisationID: $org) }`, (i) => ({ id: i.user, org: i.organisation }), USER),
   row("userDelete", `mutation ($id: ID!) { userDelete(id: $id) }`, (i) => ({ id: i.user }), USER),
+  // Organisations (decision 033) and invites to their staff (decision 035).
+  row("organisation", `query ($id: ID!) { organisation(id: $id) { id name usage { activeUsers } } }`, (i) => ({ id: i.organisation }), ORGANISATION, read),
+  row("onboardInvites of the organisation", `query ($org: ID) { onboardInvites(organisationID: $org) { total list { id email } } }`, (i) => ({ org: i.organisation }), ORGANISATION, read),
+  row("organisationUpdate", `mutation ($id: ID!) { organisationUpdate(id: $id, input: { generalEnquiryLabel: "Planted" }) { id } }`, (i) => ({ id: i.organisation }), ORGANISATION),
+  row(
+    "onboardInviteCreate in the organisation",
+    `mutation ($org: ID, $role: ID!) { onboardInviteCreate(organisationID: $org, input: { firstName: "Planted", lastName: "Invite", email: "planted.invite@example.test", roleID: $role }) { hasEmailSent } }`,
+    (i) => ({ org: i.organisation, role: i.memberRole }),
+    ORGANISATION,
+  ),
+  row("resendOnboardInvite", `mutation ($id: ID!) { resendOnboardInvite(id: $id) { id } }`, (i) => ({ id: i.onboardInvite }), STAFF_INVITE),
+  row("onboardInviteArchive", `mutation ($id: ID!) { onboardInviteArchive(id: $id) { id } }`, (i) => ({ id: i.onboardInvite }), STAFF_INVITE),
+  row("onboardInviteUnarchive", `mutation ($id: ID!) { onboardInviteUnarchive(id: $id) { id } }`, (i) => ({ id: i.onboardInvite }), STAFF_INVITE),
 ];
 
 async function runGraphql(client: StaffClient, entry: Row, ids: Ids): Promise<Answer> {
