@@ -59,7 +59,7 @@ export function createApp(services: Services, options: { siteRoot: string; direc
   });
   const graphqlUpload = graphqlUploadGuard();
   // Uploads under /api/files carry their own, larger limit on their routes (http/file-routes.ts);
-  // chat images come to GraphQL as multipart requests, with their own 11 MB limit (same file).
+  // chat images and logos come to GraphQL as multipart requests, with their own limits (same file).
   hono.use("/api/*", (c, next) =>
     c.req.path.startsWith("/api/files/") ? next() : c.req.path === GRAPHQL_PATH && isMultipartPost(c) ? graphqlUpload(c, next) : jsonBodyLimit(c, next),
   );

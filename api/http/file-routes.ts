@@ -32,19 +32,25 @@ const DOWNLOAD_CSP = "default-src 'none'; sandbox";
 const CHAT_IMAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 /**
- * The largest file sent to GraphQL as a multipart request, plus the envelope and the operation: an
- * organisation's logo (under 10,000,000 bytes). Chat images (5,000,000) are held to their own limit by their handler.
+ * The largest file sent to GraphQL as a multipart request, plus the envelope and the operation. On
+ * the console's host: an organisation's logo (under 10,000,000 bytes). On the reporters' hosts the
+ * largest is a chat image (5,000,000 bytes), so their requests are cut off sooner: a stranger
+ * cannot make the server read 11 MB bodies from a public page.
  */
 export const GRAPHQL_UPLOAD_BODY_LIMIT_BYTES = 11 * 1024 * 1024;
+export const REPORTER_GRAPHQL_UPLOAD_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
 
 export const isMultipartPost = (c: Context) => c.req.method === "POST" && (c.req.header("content-type") ?? "").toLowerCase().startsWith("multipart/form-data");
 
 /**
- * For multipart requests to GraphQL (api/app.ts): the 11 MB limit. A multipart POST needs no CORS
+ * For multipart requests to GraphQL (api/app.ts): 11 MB on the console's host, 6 MB on the reporters'. A multipart POST needs no CORS
  * preflight, unlike our JSON calls; the origin check (http/origin-guard.ts) keeps other sites' pages out.
  */
 export function graphqlUploadGuard(): MiddlewareHandler<AppEnv> {
-  return requestBodyLimit({ maxSize: GRAPHQL_UPLOAD_BODY_LIMIT_BYTES, onError: (c) => c.json({ error: TOO_LARGE, message: TOO_LARGE }, 413) });
+  const onError = (c: Context) => c.json({ error: TOO_LARGE, message: TOO_LARGE }, 413);
+  const staff = requestBodyLimit({ maxSize: GRAPHQL_UPLOAD_BODY_LIMIT_BYTES, onError });
+  const reporter = requestBodyLimit({ maxSize: REPORTER_GRAPHQL_UPLOAD_BODY_LIMIT_BYTES, onError });
+  return (c, next) => (c.get("state").host.kind === "app" ? staff(c, next) : reporter(c, next));
 }
 
 const ONE_FILE = 'Attach exactly one file per request, in the form field "file".';

@@ -6,7 +6,8 @@
  * figure is the journey's queries and request handling.
  */
 import { derivePages, DISPLAY_WIDGETS, pageHasContent, visibleWidgetIds, type FormWidget } from "../../api/shared/form-definition.ts";
-import { demoTarget, findDemoForm, hostFetch, hostGraphql, type HostTarget } from "./demo.ts";
+import { demoTarget, findDemoForm, type HostTarget } from "./demo.ts";
+import { GRAPHQL_PATH } from "./lantern.ts";
 import type { BenchContext } from "./scenarios.ts";
 import { failedRow, formatMs, type Row } from "./table.ts";
 import { WARMUP_SECONDS } from "./wrk.ts";
@@ -14,6 +15,8 @@ import { WARMUP_SECONDS } from "./wrk.ts";
 const UPDATE = `mutation ($page: Int!, $answers: [ReportAnswerInput!]!) { userReportSubmissionUpdate(page: $page, answers: $answers) { success errors { field message } } }`;
 const COMPLETE = `mutation { userReportSubmissionComplete { reportID } }`;
 const COOKIE = "lantern_report";
+/** A whole journey (six calls) must finish within this, or it counts as failed. */
+const JOURNEY_TIMEOUT_MS = 60_000;
 
 interface PagePlan {
   page: number;
@@ -46,21 +49,61 @@ export function planPages(widgets: FormWidget[]): PagePlan[] {
     }));
 }
 
+/**
+ * What every journey sends, serialised once: the reporters' browsers are not on this machine, so the
+ * bench's own client should spend as little of its CPU as it can (each journey's bodies are the same).
+ */
+export interface JourneyPlan {
+  start: string;
+  pages: { page: number; body: string }[];
+  complete: string;
+}
+
+export function journeyPlan(formId: string, pages: PagePlan[]): JourneyPlan {
+  return {
+    start: JSON.stringify({ reportFormID: formId }),
+    pages: pages.map(({ page, answers }) => ({ page, body: JSON.stringify({ query: UPDATE, variables: { page, answers } }) })),
+    complete: JSON.stringify({ query: COMPLETE, variables: {} }),
+  };
+}
+
+/** One JSON POST on the demo host; a journey's calls share one timeout. */
+function post(target: HostTarget, path: string, body: string, signal: AbortSignal, cookie?: string): Promise<Response> {
+  const headers: Record<string, string> = { Host: target.host, "Content-Type": "application/json" };
+  if (cookie) headers.Cookie = cookie;
+  return fetch(`${target.base}${path}`, { method: "POST", headers, body, signal });
+}
+
+async function graphqlData<T>(response: Response): Promise<T> {
+  const text = await response.text();
+  let payload: { data?: T | null; errors?: { message: string }[] };
+  try {
+    payload = JSON.parse(text) as typeof payload;
+  } catch {
+    throw new Error(`GraphQL answered ${response.status}: ${text.slice(0, 120)}`);
+  }
+  if (payload.errors?.length || !payload.data) throw new Error(`GraphQL answered ${response.status}: ${payload.errors?.[0]?.message ?? "no data"}`);
+  return payload.data;
+}
+
 /** One reporter, start to finish; returns the whole journey's and the complete call's milliseconds. */
-export async function journey(target: HostTarget, formId: string, pages: PagePlan[]): Promise<{ journeyMs: number; completeMs: number }> {
+export async function journey(target: HostTarget, plan: JourneyPlan): Promise<{ journeyMs: number; completeMs: number }> {
+  const signal = AbortSignal.timeout(JOURNEY_TIMEOUT_MS);
   const startedAt = performance.now();
-  const started = await hostFetch(target, "/api/auth/report_start", { body: { reportFormID: formId } });
+  const started = await post(target, "/api/auth/report_start", plan.start, signal);
   const text = await started.text();
   if (!started.ok) throw new Error(`report_start answered ${started.status}: ${text.slice(0, 120)}`);
   // Only name=value goes back in a Cookie header.
   const cookie = started.headers.getSetCookie().map((header) => header.split(";")[0]!).find((pair) => pair.startsWith(`${COOKIE}=`) && pair.length > COOKIE.length + 1);
   if (!cookie) throw new Error(`report_start set no ${COOKIE} cookie`);
-  for (const { page, answers } of pages) {
-    const { userReportSubmissionUpdate: result } = await hostGraphql<{ userReportSubmissionUpdate: { success: boolean; errors: { field: string; message: string }[] } }>(target, UPDATE, { page, answers }, cookie);
+  for (const { page, body } of plan.pages) {
+    const { userReportSubmissionUpdate: result } = await graphqlData<{ userReportSubmissionUpdate: { success: boolean; errors: { field: string; message: string }[] } }>(
+      await post(target, GRAPHQL_PATH, body, signal, cookie),
+    );
     if (!result.success) throw new Error(`page ${page} refused: ${result.errors.map((error) => `${error.field}: ${error.message}`).join("; ") || "no reason given"}`);
   }
   const completeAt = performance.now();
-  const done = await hostGraphql<{ userReportSubmissionComplete: { reportID: string | null } | null }>(target, COMPLETE, {}, cookie);
+  const done = await graphqlData<{ userReportSubmissionComplete: { reportID: string | null } | null }>(await post(target, GRAPHQL_PATH, plan.complete, signal, cookie));
   const finishedAt = performance.now();
   if (!done.userReportSubmissionComplete?.reportID) throw new Error("userReportSubmissionComplete returned no reportID");
   return { journeyMs: finishedAt - startedAt, completeMs: finishedAt - completeAt };
@@ -84,12 +127,13 @@ interface JourneyStats {
 async function runJourneys(target: HostTarget, total: number, concurrency: number): Promise<JourneyStats> {
   const { formId, widgets } = await findDemoForm(target);
   const pages = planPages(widgets);
+  const plan = journeyPlan(formId, pages);
   // One journey first, outside the figures: a missing or refusing call then fails with its own message.
-  await journey(target, formId, pages);
+  await journey(target, plan);
   // Then the same warm-up as every wrk figure gets: journeys at the same concurrency, not counted.
   const warmUntil = performance.now() + WARMUP_SECONDS * 1000;
   await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < warmUntil) await journey(target, formId, pages);
+    while (performance.now() < warmUntil) await journey(target, plan);
   }));
   const stats: JourneyStats = { completed: 0, failed: 0, firstError: null, seconds: 0, pages: pages.length, journeyMs: [], completeMs: [] };
   let next = 0;
@@ -98,7 +142,7 @@ async function runJourneys(target: HostTarget, total: number, concurrency: numbe
     while (next < total) {
       next += 1;
       try {
-        const result = await journey(target, formId, pages);
+        const result = await journey(target, plan);
         stats.completed += 1;
         stats.journeyMs.push(result.journeyMs);
         stats.completeMs.push(result.completeMs);

@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { fixedStatement } from "../../../db/fixed-statement.ts";
 import { isUniqueViolation, resultRows } from "../../../db/results.ts";
@@ -58,14 +58,13 @@ export async function readDraft(db: Database, organisationId: string, submission
   return { submission, version, answers: JSON.parse(answers) as Record<string, string[]> };
 }
 
-// Through text: a parameter the server types as jsonb would be JSON-encoded a second time by the driver.
-const json = (value: unknown) => sql`${JSON.stringify(value)}::text::jsonb`;
-const timestamp = (at: Date) => sql`${at.toISOString()}::text::timestamptz`;
-
-/** The audit entry of a reporter's step, written only when the guarded update changed the row. */
-function reporterActivity(organisationId: string, action: string, metadata: Record<string, unknown>, objectCode: string | null = null): SQL {
+/**
+ * The audit entry of a reporter's step, written only when the guarded update changed the row. The
+ * action is one of this file's own constants, so it is part of the statement's text.
+ */
+function reporterActivity(organisationId: SQLWrapper, action: "Start" | "UpdateDraft" | "Complete", metadata: SQLWrapper, objectCode: SQLWrapper | null): SQL {
   return sql`insert into user_activities (organisation_id, user_id, object_type, object_id, object_code, action, metadata, is_grouped)
-    select ${organisationId}::uuid, null, 'ReportSubmission', guard.id::text, ${objectCode}, ${action}, ${json(metadata)}, false from guard`;
+    select ${organisationId}::uuid, null, 'ReportSubmission', guard.id::text, ${objectCode ?? sql`null`}, ${sql.raw(`'${action}'`)}, ${metadata}, false from guard`;
 }
 
 export interface DraftStart {
@@ -93,6 +92,56 @@ export type DraftStartOutcome =
   /** Nothing written: the load found is beyond what the start may take (a cap, or unpaid work). */
   | { kind: "refused"; load: DraftLoad };
 
+type StartValue =
+  | "unlockedFormIds" | "formId" | "organisationId" | "organisationCap" | "formCap" | "paymentSignature" | "paymentExpiresAt" | "paid"
+  | "paidOrganisationDrafts" | "paidFormDrafts" | "paidBytes" | "freeOrganisationDrafts" | "freeFormDrafts" | "freeBytes"
+  | "id" | "sessionTokenHash" | "sessionFormIds" | "lastSeenAt" | "expiresAt" | "withSession" | "metadata";
+
+const startStatement = fixedStatement<StartValue>((value) => {
+  const under = (organisationDrafts: StartValue, formDrafts: StartValue, bytes: StartValue) =>
+    sql`counted.organisation_drafts < ${value(organisationDrafts)}::bigint and counted.form_drafts < ${value(formDrafts)}::bigint and counted.draft_bytes < ${value(bytes)}::bigint`;
+  return sql`
+    with form as (
+      select f.id, f.deployed_build_id, (f.pin_hash is null or f.id = any(array(select jsonb_array_elements_text(${value("unlockedFormIds")}::text::jsonb)::uuid))) as unlocked
+      from report_forms f
+      where f.id = ${value("formId")}::uuid and f.organisation_id = ${value("organisationId")}::uuid and not f.archived
+        and f.status = 'Active' and f.type = 'Custom' and f.deployed_build_id is not null
+    ),
+    counted as (
+      select c.organisation_drafts, c.form_drafts,
+        (select coalesce(sum(a.file_size_bytes), 0) from report_submission_attachments a join report_submissions s on s.id = a.submission_id
+          where s.organisation_id = ${value("organisationId")}::uuid and s.status = 'Draft')::bigint as draft_bytes
+      from form cross join lateral drafts_for_start(${value("organisationId")}::uuid, form.id, ${value("organisationCap")}::int, ${value("formCap")}::int) c
+      where form.unlocked
+    ),
+    paid as (
+      insert into proof_of_work_redemptions (signature, expires_at)
+      select ${value("paymentSignature")}::text, ${value("paymentExpiresAt")}::text::timestamptz from counted where ${value("paid")}::boolean
+      on conflict do nothing
+      returning 1
+    ),
+    room as (
+      select ${under("paidOrganisationDrafts", "paidFormDrafts", "paidBytes")} and (${under("freeOrganisationDrafts", "freeFormDrafts", "freeBytes")} or exists (select 1 from paid)) as free from counted
+    ),
+    guard as (
+      insert into report_submissions (id, organisation_id, form_id, build_id, status)
+      select ${value("id")}::uuid, ${value("organisationId")}::uuid, form.id, form.deployed_build_id, 'Draft' from room, form where room.free
+      returning id, build_id, xmin::text as version
+    ),
+    session as (
+      insert into reporter_sessions (token_hash, organisation_id, submission_id, unlocked_form_ids, created_at, last_seen_at, expires_at)
+      select ${value("sessionTokenHash")}::text, ${value("organisationId")}::uuid, guard.id, array(select jsonb_array_elements_text(${value("sessionFormIds")}::text::jsonb)::uuid),
+        ${value("lastSeenAt")}::text::timestamptz, ${value("lastSeenAt")}::text::timestamptz, ${value("expiresAt")}::text::timestamptz
+      from guard where ${value("withSession")}::boolean
+    ),
+    activity as (${reporterActivity(value("organisationId"), "Start", sql`${value("metadata")}::text::jsonb`, null)})
+    select (select count(*) from form)::int as found, coalesce((select unlocked from form), false) as unlocked,
+      (select version from guard) as version, (select build_id::text from guard) as build_id,
+      counted.organisation_drafts::int, counted.form_drafts::int, counted.draft_bytes::text
+    from (select 1) one left join counted on true
+  `;
+});
+
 /**
  * Starts a Draft in one statement (decision 028): the form is checked (published here, unlocked for
  * this session), the organisation's and the form's Drafts are counted (`drafts_for_start`: under the
@@ -102,48 +151,30 @@ export type DraftStartOutcome =
  */
 export async function startDraft(db: Database, start: DraftStart): Promise<DraftStartOutcome> {
   const { session, allowance, payment } = start;
-  const under = (load: DraftLoad) =>
-    sql`counted.organisation_drafts < ${load.organisationDrafts}::bigint and counted.form_drafts < ${load.formDrafts}::bigint and counted.draft_bytes < ${load.organisationDraftBytes}::bigint`;
-  const result = await db.execute(sql`
-    with form as (
-      select f.id, f.deployed_build_id, (f.pin_hash is null or f.id = any(array(select jsonb_array_elements_text(${json(start.unlockedFormIds)})::uuid))) as unlocked
-      from report_forms f
-      where f.id = ${start.formId}::uuid and f.organisation_id = ${start.organisationId}::uuid and not f.archived
-        and f.status = 'Active' and f.type = 'Custom' and f.deployed_build_id is not null
-    ),
-    counted as (
-      select c.organisation_drafts, c.form_drafts,
-        (select coalesce(sum(a.file_size_bytes), 0) from report_submission_attachments a join report_submissions s on s.id = a.submission_id
-          where s.organisation_id = ${start.organisationId}::uuid and s.status = 'Draft')::bigint as draft_bytes
-      from form cross join lateral drafts_for_start(${start.organisationId}::uuid, form.id, ${start.caps.organisationDrafts}::int, ${start.caps.formDrafts}::int) c
-      where form.unlocked
-    ),
-    paid as (
-      insert into proof_of_work_redemptions (signature, expires_at)
-      select ${payment?.signature ?? null}::text, ${timestamp(payment?.expiresAt ?? new Date(0))} from counted where ${payment !== null}::boolean
-      on conflict do nothing
-      returning 1
-    ),
-    room as (
-      select ${under(allowance.paid)} and (${under(allowance.free)} or exists (select 1 from paid)) as free from counted
-    ),
-    guard as (
-      insert into report_submissions (id, organisation_id, form_id, build_id, status)
-      select ${start.id}::uuid, ${start.organisationId}::uuid, form.id, form.deployed_build_id, 'Draft' from room, form where room.free
-      returning id, build_id, xmin::text as version
-    ),
-    session as (
-      insert into reporter_sessions (token_hash, organisation_id, submission_id, unlocked_form_ids, created_at, last_seen_at, expires_at)
-      select ${session?.tokenHash ?? null}, ${start.organisationId}::uuid, guard.id, array(select jsonb_array_elements_text(${json(session?.unlockedFormIds ?? [])})::uuid),
-        ${timestamp(session?.lastSeenAt ?? new Date())}, ${timestamp(session?.lastSeenAt ?? new Date())}, ${timestamp(session?.expiresAt ?? new Date())}
-      from guard where ${session !== null}::boolean
-    ),
-    activity as (${reporterActivity(start.organisationId, "Start", { report_form_id: start.formId })})
-    select (select count(*) from form)::int as found, coalesce((select unlocked from form), false) as unlocked,
-      (select version from guard) as version, (select build_id::text from guard) as build_id,
-      counted.organisation_drafts::int, counted.form_drafts::int, counted.draft_bytes::text
-    from (select 1) one left join counted on true
-  `);
+  const lastSeenAt = (session?.lastSeenAt ?? new Date()).toISOString();
+  const result = await startStatement(db, {
+    unlockedFormIds: JSON.stringify(start.unlockedFormIds),
+    formId: start.formId,
+    organisationId: start.organisationId,
+    organisationCap: start.caps.organisationDrafts,
+    formCap: start.caps.formDrafts,
+    paymentSignature: payment?.signature ?? null,
+    paymentExpiresAt: (payment?.expiresAt ?? new Date(0)).toISOString(),
+    paid: payment !== null,
+    paidOrganisationDrafts: allowance.paid.organisationDrafts,
+    paidFormDrafts: allowance.paid.formDrafts,
+    paidBytes: allowance.paid.organisationDraftBytes,
+    freeOrganisationDrafts: allowance.free.organisationDrafts,
+    freeFormDrafts: allowance.free.formDrafts,
+    freeBytes: allowance.free.organisationDraftBytes,
+    id: start.id,
+    sessionTokenHash: session?.tokenHash ?? null,
+    sessionFormIds: JSON.stringify(session?.unlockedFormIds ?? []),
+    lastSeenAt,
+    expiresAt: (session?.expiresAt ?? new Date()).toISOString(),
+    withSession: session !== null,
+    metadata: JSON.stringify({ report_form_id: start.formId }),
+  });
   const [row] = resultRows<StartRow>(result);
   if (!row || row.found === 0) return { kind: "formNotFound" };
   if (!row.unlocked) return { kind: "formLocked" };
@@ -203,10 +234,7 @@ const pageWriteStatement = fixedStatement<"page" | "now" | "id" | "organisationI
         and not (${value("keepAttachmentIds")}::text::jsonb ? f.id::text)
       returning b.storage_key
     ),
-    activity as (
-      insert into user_activities (organisation_id, user_id, object_type, object_id, object_code, action, metadata, is_grouped)
-      select ${value("organisationId")}::uuid, null, 'ReportSubmission', guard.id::text, null, 'UpdateDraft', ${value("metadata")}::text::jsonb, false from guard
-    )
+    activity as (${reporterActivity(value("organisationId"), "UpdateDraft", sql`${value("metadata")}::text::jsonb`, null)})
     select (select version from guard) as version, coalesce((select array_agg(storage_key) from dropped_files), '{}') as removed
   `,
 );
@@ -249,6 +277,28 @@ export interface CompletionWrite {
   now: Date;
 }
 
+const completionStatement = fixedStatement<"reportId" | "passwordHash" | "now" | "id" | "organisationId" | "version" | "hiddenWidgetIds">(
+  (value) => sql`
+    with guard as (
+      update report_submissions
+      set report_id = ${value("reportId")}, password_hash = ${value("passwordHash")}, password_chosen = false, status = 'New',
+          completed = true, completed_at = ${value("now")}::text::timestamptz, updated_at = ${value("now")}::text::timestamptz
+      where id = ${value("id")}::uuid and organisation_id = ${value("organisationId")}::uuid and xmin = ${value("version")}::xid and not completed
+      returning id, organisation_id
+    ),
+    hidden_answers as (
+      delete from report_submission_answers a using guard
+      where a.submission_id = guard.id and a.widget_id in (select jsonb_array_elements_text(${value("hiddenWidgetIds")}::text::jsonb))
+    ),
+    conversation as (
+      insert into report_conversations (submission_id, organisation_id) select guard.id, guard.organisation_id from guard on conflict do nothing
+    ),
+    activity as (${reporterActivity(value("organisationId"), "Complete", sql`'{}'::jsonb`, value("reportId"))}),
+    notice as (insert into report_notices (submission_id, created_at) select guard.id, ${value("now")}::text::timestamptz from guard)
+    select (select count(*) from guard)::int as written
+  `,
+);
+
 export type CompletionOutcome = "completed" | "changed" | "reportIdTaken";
 
 /**
@@ -263,25 +313,15 @@ export type CompletionOutcome = "completed" | "changed" | "reportIdTaken";
 export async function writeCompletion(db: Database, write: CompletionWrite): Promise<CompletionOutcome> {
   const { submission, version } = write.snapshot;
   try {
-    const result = await db.execute(sql`
-      with guard as (
-        update report_submissions
-        set report_id = ${write.reportId}, password_hash = ${write.passwordHash}, password_chosen = false, status = 'New',
-            completed = true, completed_at = ${timestamp(write.now)}, updated_at = ${timestamp(write.now)}
-        where id = ${submission.id}::uuid and organisation_id = ${submission.organisationId}::uuid and xmin = ${version}::xid and not completed
-        returning id, organisation_id
-      ),
-      hidden_answers as (
-        delete from report_submission_answers a using guard
-        where a.submission_id = guard.id and a.widget_id in (select jsonb_array_elements_text(${json(write.hiddenWidgetIds)}))
-      ),
-      conversation as (
-        insert into report_conversations (submission_id, organisation_id) select guard.id, guard.organisation_id from guard on conflict do nothing
-      ),
-      activity as (${reporterActivity(submission.organisationId, "Complete", {}, write.reportId)}),
-      notice as (insert into report_notices (submission_id, created_at) select guard.id, ${timestamp(write.now)} from guard)
-      select (select count(*) from guard)::int as written
-    `);
+    const result = await completionStatement(db, {
+      reportId: write.reportId,
+      passwordHash: write.passwordHash,
+      now: write.now.toISOString(),
+      id: submission.id,
+      organisationId: submission.organisationId,
+      version,
+      hiddenWidgetIds: JSON.stringify(write.hiddenWidgetIds),
+    });
     const [row] = resultRows<{ written: number }>(result);
     return row && row.written > 0 ? "completed" : "changed";
   } catch (error) {
