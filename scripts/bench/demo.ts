@@ -34,9 +34,8 @@ export function hostFetch(target: HostTarget, path: string, init: { body?: unkno
   });
 }
 
-/** A GraphQL call on the target's host; throws on HTTP or GraphQL errors, naming the first one. */
-export async function hostGraphql<T>(target: HostTarget, query: string, variables: Record<string, unknown> = {}, cookie?: string): Promise<T> {
-  const response = await hostFetch(target, GRAPHQL_PATH, { body: { query, variables }, ...(cookie ? { cookie } : {}) });
+/** A GraphQL answer's data; throws on HTTP or GraphQL errors, naming the first one. */
+export async function graphqlData<T>(response: Response): Promise<T> {
   const text = await response.text();
   let payload: { data?: T | null; errors?: { message: string }[] };
   try {
@@ -46,6 +45,11 @@ export async function hostGraphql<T>(target: HostTarget, query: string, variable
   }
   if (payload.errors?.length || !payload.data) throw new Error(`GraphQL answered ${response.status}: ${payload.errors?.[0]?.message ?? "no data"}`);
   return payload.data;
+}
+
+/** A GraphQL call on the target's host; throws on HTTP or GraphQL errors, naming the first one. */
+export async function hostGraphql<T>(target: HostTarget, query: string, variables: Record<string, unknown> = {}, cookie?: string): Promise<T> {
+  return graphqlData<T>(await hostFetch(target, GRAPHQL_PATH, { body: { query, variables }, ...(cookie ? { cookie } : {}) }));
 }
 
 interface WireWidget {

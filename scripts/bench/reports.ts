@@ -6,7 +6,7 @@
  * figure is the journey's queries and request handling.
  */
 import { derivePages, DISPLAY_WIDGETS, pageHasContent, visibleWidgetIds, type FormWidget } from "../../api/shared/form-definition.ts";
-import { demoTarget, findDemoForm, type HostTarget } from "./demo.ts";
+import { demoTarget, findDemoForm, graphqlData, type HostTarget } from "./demo.ts";
 import { GRAPHQL_PATH } from "./lantern.ts";
 import type { BenchContext } from "./scenarios.ts";
 import { failedRow, formatMs, type Row } from "./table.ts";
@@ -72,18 +72,6 @@ function post(target: HostTarget, path: string, body: string, signal: AbortSigna
   const headers: Record<string, string> = { Host: target.host, "Content-Type": "application/json" };
   if (cookie) headers.Cookie = cookie;
   return fetch(`${target.base}${path}`, { method: "POST", headers, body, signal });
-}
-
-async function graphqlData<T>(response: Response): Promise<T> {
-  const text = await response.text();
-  let payload: { data?: T | null; errors?: { message: string }[] };
-  try {
-    payload = JSON.parse(text) as typeof payload;
-  } catch {
-    throw new Error(`GraphQL answered ${response.status}: ${text.slice(0, 120)}`);
-  }
-  if (payload.errors?.length || !payload.data) throw new Error(`GraphQL answered ${response.status}: ${payload.errors?.[0]?.message ?? "no data"}`);
-  return payload.data;
 }
 
 /** One reporter, start to finish; returns the whole journey's and the complete call's milliseconds. */
