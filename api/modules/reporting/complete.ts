@@ -75,8 +75,9 @@ export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
     completedId = snapshot.submission.id;
     return { reportID, generatedPassword };
   });
-  // Outside onDraft: its second try runs in a transaction, and the event must follow the commit.
-  if (completedId) await announceNewReport(ctx.services, actor.organisationId, completedId);
+  // Outside onDraft: its second try runs in a transaction, and the event must follow the commit. Not
+  // awaited: the reporter's answer needs nothing from it (the notice is saved), only consoles do.
+  if (completedId) void announceNewReport(ctx.services, actor.organisationId, completedId);
   return completion;
 }
 
