@@ -1,4 +1,4 @@
-import type { Notice } from "./recipients.ts";
+import type { NewReportNotice } from "./report-notices.ts";
 
 /**
  * Batches the claiming of new reports' notices (report-notices.ts). One claim runs at a time, at
@@ -21,9 +21,9 @@ export const NOTICE_TIMING: NoticeTiming = { batchMs: 0, maxBatch: 200, sweepEve
 
 export interface NoticeQueueWork {
   timing: NoticeTiming;
-  claim(ids: string[]): Promise<Notice[]>;
-  claimForgotten(before: Date, limit: number): Promise<Notice[]>;
-  deliver(notices: Notice[]): Promise<void>;
+  claim(ids: string[]): Promise<NewReportNotice[]>;
+  claimForgotten(before: Date, limit: number): Promise<NewReportNotice[]>;
+  deliver(notices: NewReportNotice[]): Promise<void>;
   /** Runs a claim where its failure is logged and stop() waits for it. */
   track(task: Promise<void>): void;
 }

@@ -5,12 +5,14 @@ import { mailFailureReason, type OutgoingMail } from "../../lib/mailer.ts";
 import { reportConsoleUrl } from "../reports/forward-email.ts";
 import { claimNotification, type NotificationKind } from "./claim.ts";
 import { NOTICE_TIMING, startNoticeQueue, type NoticeTiming } from "./notice-queue.ts";
-import { distinctAddresses, noticeOf, reporterMessageReport, type Notice, type NoticeReport } from "./recipients.ts";
-import { claimForgottenNotices, claimReportNotices } from "./report-notices.ts";
+import { distinctAddresses, noticeOf, reporterMessageReport, type NoticeReport } from "./recipients.ts";
+import { claimForgottenNotices, claimReportNotices, type NewReportNotice } from "./report-notices.ts";
 
 /**
- * Email notifications for staff: a new report (to the organisation's subscriber and the team, if
- * any) and a new message from the reporter (to the team members who have not muted the report).
+ * Email notifications for staff: a new report (to the organisation's subscriber) and a new message
+ * from the reporter (to the team members who have not muted the report). A new report has no team
+ * yet: whoever is assigned to it later hears of its messages, not of its arrival, however soon after
+ * the report they were assigned.
  *
  * A mail says that something happened and links to the console, where the reader must sign in
  * and be allowed to see the report. It never carries answers, messages, names or anything else
@@ -63,8 +65,8 @@ async function deliver(services: Services, notice: Delivery): Promise<void> {
   logInfo("Sent notification emails", { kind: notice.kind, sent: addresses.length - failed, failed });
 }
 
-function deliverNewReport(services: Services, { report, subscribers, team }: Notice): Promise<void> {
-  return deliver(services, { kind: "NotifyNewReport", eventId: `report.new:${report.id}`, report, addresses: [...subscribers, ...team], subject: NEW_REPORT_SUBJECT });
+function deliverNewReport(services: Services, { report, subscribers }: NewReportNotice): Promise<void> {
+  return deliver(services, { kind: "NotifyNewReport", eventId: `report.new:${report.id}`, report, addresses: subscribers, subject: NEW_REPORT_SUBJECT });
 }
 
 async function onMessage(services: Services, payload: Record<string, unknown>): Promise<void> {
@@ -91,7 +93,7 @@ export function startNotifier(services: Services, timing: NoticeTiming = NOTICE_
     void task.finally(() => pending.delete(task));
   };
   const db = services.database.db;
-  const deliverAll = async (notices: Notice[]) => {
+  const deliverAll = async (notices: NewReportNotice[]) => {
     for (const notice of notices) run("NotifyNewReport", () => deliverNewReport(services, notice));
   };
   const newReports = startNoticeQueue({

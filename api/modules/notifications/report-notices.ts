@@ -2,7 +2,13 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { resultRows } from "../../../db/results.ts";
 import { reportNotices, reportSubmissions } from "../../../db/schema/index.ts";
-import { subscribersOfReport, teamOfReport, type Notice } from "./recipients.ts";
+import { subscribersOfReport, type NoticeReport } from "./recipients.ts";
+
+/** A new report and its organisation's subscriber: a new report has no team yet (notifier.ts). */
+export interface NewReportNotice {
+  report: NoticeReport;
+  subscribers: string[];
+}
 
 /**
  * New reports' notices (decision 028). The statement that makes a report also writes its row in
@@ -17,30 +23,28 @@ interface ClaimedRow {
   form_id: string;
   organisation_id: string;
   subscribers: string[];
-  team: string[];
 }
 
-async function claim(db: Database, claimed: SQL): Promise<Notice[]> {
+async function claim(db: Database, claimed: SQL): Promise<NewReportNotice[]> {
   const result = await db.execute(sql`
     with claimed as (${claimed})
     select ${reportSubmissions.id} as id, ${reportSubmissions.reportId} as report_id, ${reportSubmissions.formId} as form_id,
-      ${reportSubmissions.organisationId} as organisation_id, ${subscribersOfReport()} as subscribers, ${teamOfReport()} as team
+      ${reportSubmissions.organisationId} as organisation_id, ${subscribersOfReport()} as subscribers
     from claimed join ${reportSubmissions} on ${reportSubmissions.id} = claimed.submission_id
     where ${reportSubmissions.completed} and ${reportSubmissions.deletedAt} is null`);
   return resultRows<ClaimedRow>(result).map((row) => ({
     report: { id: row.id, reportId: row.report_id, formId: row.form_id, organisationId: row.organisation_id },
     subscribers: row.subscribers,
-    team: row.team,
   }));
 }
 
 /** Takes these reports' notices; those another instance took first are not returned. */
-export function claimReportNotices(db: Database, submissionIds: string[]): Promise<Notice[]> {
+export function claimReportNotices(db: Database, submissionIds: string[]): Promise<NewReportNotice[]> {
   return claim(db, sql`delete from ${reportNotices} where ${reportNotices.submissionId} in (select jsonb_array_elements_text(${JSON.stringify(submissionIds)}::text::jsonb)::uuid) returning ${reportNotices.submissionId}`);
 }
 
 /** Takes up to `limit` notices written before `before` that no wake-up has claimed, oldest first. */
-export function claimForgottenNotices(db: Database, before: Date, limit: number): Promise<Notice[]> {
+export function claimForgottenNotices(db: Database, before: Date, limit: number): Promise<NewReportNotice[]> {
   return claim(
     db,
     sql`delete from ${reportNotices} where ${reportNotices.submissionId} in (
