@@ -61,6 +61,12 @@ if (only && !ONLY_PARTS.includes(only)) {
 const cleanup = new CleanupStack();
 cleanup.runOnSignals();
 
+/** Flushes written files to disk, then waits a moment for the machine to go quiet. */
+async function settleDisk(): Promise<void> {
+  await Bun.spawn(["sync"], { stdout: "ignore", stderr: "ignore" }).exited;
+  await Bun.sleep(2000);
+}
+
 const rows: Row[] = [];
 let failed = false;
 /** Runs one scenario; a failure becomes a row saying so, and the remaining scenarios still run. */
@@ -94,6 +100,9 @@ try {
   ctx.progress("bringing the site build and the prepared cluster up to date");
   const siteError = await ensureSiteBuiltQuietly().then(() => null, (error: unknown) => error);
   if (siteError) console.error("bench: build failed:", siteError);
+  // A build just written is still being flushed to disk: let it land before anything is timed, or
+  // the first figures (start-up) measure the build's writeback instead of Lantern.
+  await settleDisk();
 
   // Start-up first, while the machine is quiet; then the baseline right before the runs it is compared with.
   const runs = (part: string) => !only || only === part;
