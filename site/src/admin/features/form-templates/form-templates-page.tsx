@@ -1,3 +1,4 @@
+import { ArchiveToggle } from '../../ui/archive-toggle';
 import { useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { formatDateTime } from '../../../lib/format';
@@ -85,13 +86,7 @@ export function FormTemplatesPage() {
                         <Link to={formTemplateEditPath(template.id)} className="button button--small button--secondary">
                           Edit
                         </Link>
-                        <button
-                          type="button"
-                          className="button button--small button--secondary"
-                          onClick={() => setPending({ action: template.archived ? 'unarchive' : 'archive', template })}
-                        >
-                          {template.archived ? 'Unarchive' : 'Archive'}
-                        </button>
+                        <ArchiveToggle archived={template.archived} onChoose={(action) => setPending({ action, template })} />
                       </div>
                     </td>
                   </tr>

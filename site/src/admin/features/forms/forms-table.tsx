@@ -1,3 +1,4 @@
+import { ArchiveToggle } from '../../ui/archive-toggle';
 import { formatDateTime } from '../../../lib/format';
 import { reportFormPath } from '../../paths';
 import { ActionsHeader } from '../../ui/actions-header';
@@ -50,9 +51,7 @@ export function FormsTable({ forms, canRead, canUpdate, organisationID, onAction
               {canUpdate && (
                 <td className="table__actions">
                   <div className="row-actions">
-                    <button type="button" className="button button--small button--secondary" onClick={() => onAction(form.archived ? 'unarchive' : 'archive', form)}>
-                      {form.archived ? 'Unarchive' : 'Archive'}
-                    </button>
+                    <ArchiveToggle archived={form.archived} onChoose={(action) => onAction(action, form)} />
                   </div>
                 </td>
               )}

@@ -1,3 +1,4 @@
+import { ArchiveToggle } from '../../ui/archive-toggle';
 import { useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { formatDateTime } from '../../../lib/format';
@@ -168,13 +169,7 @@ export function InvitesPage({ viewer, organisationID }: InvitesPageProps) {
                                 {resending === invite.id ? 'Resending…' : 'Resend'}
                               </button>
                             )}
-                            <button
-                              type="button"
-                              className="button button--small button--secondary"
-                              onClick={() => setPending({ action: invite.archived ? 'unarchive' : 'archive', invite })}
-                            >
-                              {invite.archived ? 'Unarchive' : 'Archive'}
-                            </button>
+                            <ArchiveToggle archived={invite.archived} onChoose={(action) => setPending({ action, invite })} />
                           </div>
                         )}
                       </td>

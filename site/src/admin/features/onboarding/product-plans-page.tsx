@@ -1,3 +1,4 @@
+import { ArchiveToggle } from '../../ui/archive-toggle';
 import { useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { TextField } from '../../../lib/text-field';
@@ -96,9 +97,7 @@ export function ProductPlansPage() {
                         <button type="button" className="button button--small button--secondary" onClick={() => setEditing(plan)}>
                           Edit
                         </button>
-                        <button type="button" className="button button--small button--secondary" onClick={() => setPending({ action: plan.archived ? 'unarchive' : 'archive', plan })}>
-                          {plan.archived ? 'Unarchive' : 'Archive'}
-                        </button>
+                        <ArchiveToggle archived={plan.archived} onChoose={(action) => setPending({ action, plan })} />
                       </div>
                     </td>
                   </tr>

@@ -1,3 +1,4 @@
+import { ArchiveToggle } from '../../ui/archive-toggle';
 import { useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { downloadFile } from '../../../lib/download';
@@ -117,13 +118,7 @@ export function OrganisationsPage() {
                             Edit
                           </Link>
                         )}
-                        <button
-                          type="button"
-                          className="button button--small button--secondary"
-                          onClick={() => setPending({ action: organisation.archived ? 'unarchive' : 'archive', organisation })}
-                        >
-                          {organisation.archived ? 'Unarchive' : 'Archive'}
-                        </button>
+                        <ArchiveToggle archived={organisation.archived} onChoose={(action) => setPending({ action, organisation })} />
                       </div>
                     </td>
                   </tr>
