@@ -124,6 +124,25 @@ export function invitesPath(organisationID?: string): string {
   return organisationID ? `/admin/manage/organisations/invites/${enc(organisationID)}` : '/admin/manage/invites';
 }
 
+/** The organisation's email subscriber (spec §2 Subscribers) and the organisation variant. */
+export function subscribersPath(organisationID?: string): string {
+  return organisationID ? `/admin/manage/organisations/subscribers/${enc(organisationID)}` : '/admin/manage/subscribers';
+}
+
+/** The organisation's tags (spec §2 Tags) and the organisation variant; each tag's reports are reportListPath's. */
+export function tagsPath(organisationID?: string): string {
+  return organisationID ? `/admin/manage/organisations/tags/${enc(organisationID)}` : '/admin/manage/tags';
+}
+
+/** Help videos and documents, for every signed-in user (spec §2 Resources). */
+export const RESOURCES_PATH = '/admin/resources';
+
+/** The audit log (spec §2 Audit logs); with a parent's id, that group's entries. The organisation variant carries its id first. */
+export function auditLogsPath(organisationID?: string, parentAuditLogID?: string): string {
+  const base = organisationID ? `/admin/manage/organisations/audit-logs/${enc(organisationID)}` : '/admin/manage/audit-logs';
+  return parentAuditLogID ? `${base}/${enc(parentAuditLogID)}` : base;
+}
+
 export type Screen =
   | { name: 'root' }
   | { name: 'report-invites' }
@@ -145,6 +164,10 @@ export type Screen =
   | { name: 'user-create'; organisationID?: string }
   | { name: 'user-edit'; userID: string; organisationID?: string }
   | { name: 'invites'; organisationID?: string }
+  | { name: 'subscribers'; organisationID?: string }
+  | { name: 'tags'; organisationID?: string }
+  | { name: 'resources' }
+  | { name: 'audit-logs'; organisationID?: string; parentAuditLogID?: string }
   | { name: 'not-found' };
 
 function isTab(value: string | undefined): value is ReportTab {
@@ -168,6 +191,7 @@ export function matchScreen(pathname: string): Screen {
   if (pathname === '/admin') return { name: 'root' };
   if (pathname === '/admin/dashboard') return { name: 'dashboard' };
   if (pathname === '/admin/settings') return { name: 'settings' };
+  if (pathname === RESOURCES_PATH) return { name: 'resources' };
   const decoded = pathname.split('/').slice(1).map(decode);
   if (decoded.some((part) => part === undefined || part === '')) return { name: 'not-found' };
   const [admin, manage, ...rest] = decoded as string[];
@@ -190,6 +214,9 @@ function matchManage(p: string[]): Screen {
   if (a === 'form-templates') return matchTemplates(p.slice(1));
   if (a === 'users') return matchUsers(p.slice(1));
   if (a === 'invites' && n === 1) return { name: 'invites' };
+  if (a === 'subscribers' && n === 1) return { name: 'subscribers' };
+  if (a === 'tags' && n === 1) return { name: 'tags' };
+  if (a === 'audit-logs' && n <= 2) return b === undefined ? { name: 'audit-logs' } : { name: 'audit-logs', parentAuditLogID: b };
   if (a !== 'organisations') return { name: 'not-found' };
   if (n === 1) return { name: 'organisations' };
   if ((b === 'overview' || b === 'edit') && n <= 3) {
@@ -200,6 +227,10 @@ function matchManage(p: string[]): Screen {
   if (b === 'users' && n === 4 && c === 'create') return { name: 'user-create', organisationID: d! };
   if (b === 'users' && n === 5 && c === 'edit') return { name: 'user-edit', organisationID: d!, userID: e! };
   if (b === 'invites' && n === 3) return { name: 'invites', organisationID: c! };
+  if (b === 'subscribers' && n === 3) return { name: 'subscribers', organisationID: c! };
+  if (b === 'tags' && n === 3) return { name: 'tags', organisationID: c! };
+  if (b === 'audit-logs' && n === 3) return { name: 'audit-logs', organisationID: c! };
+  if (b === 'audit-logs' && n === 4) return { name: 'audit-logs', organisationID: c!, parentAuditLogID: d! };
   if (b === 'dashboard' && n === 3) return { name: 'dashboard', organisationID: c! };
   if (b === 'reports' && n === 3) return { name: 'report-list', organisationID: c! };
   if (b === 'reports' && n === 6 && isTab(c)) return { name: 'report-detail', tab: c, organisationID: d!, reportFormID: e!, reportSubmissionID: f! };
