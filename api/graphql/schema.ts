@@ -9,6 +9,7 @@ import "../modules/forms/graphql.ts";
 import "../modules/form-templates/graphql.ts";
 import "../modules/organisations/graphql.ts";
 import "../modules/organisations/graphql-list.ts";
+import "../modules/organisations/graphql-public.ts";
 import "../modules/profile/graphql.ts";
 import "../modules/reporting/graphql.ts";
 import "../modules/reports/graphql-queries.ts";

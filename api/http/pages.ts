@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { eq } from "drizzle-orm";
 import { reportSubmissions } from "../../db/schema/index.ts";
 import { loadOrganisationPage, type PublicOrganisation } from "../modules/organisations/public.ts";
-import { findPublishedForm, REPORT_FORM_NOT_FOUND, reporterFormView } from "../modules/reporting/forms.ts";
+import { findPublishedForm, isOtherKindOfForm, REPORT_FORM_NOT_FOUND, reporterFormView } from "../modules/reporting/forms.ts";
 import { injectJson } from "./inject.ts";
 import { injectOrganisationHtml } from "./organisation-html.ts";
 import { serveFile, type StaticSite } from "./static-site.ts";
@@ -34,13 +34,8 @@ export function pageHandler(site: StaticSite) {
     const { host } = c.get("state");
     if (host.kind === "organisation") {
       if (!host.organisation) return errorPage(site, request, ORGANISATION_UNAVAILABLE, 404);
-      if (path === "/" || path === "") {
-        const shell = site.lookup("/org");
-        if (!shell) return notFoundPage(site, request);
-        const data = await loadOrganisationPage(c.get("services").database.db, host.organisation);
-        const html = injectOrganisationHtml(injectJson(new TextDecoder().decode(shell.body), "lantern-organisation", data), data);
-        return serveFile(shell, request, { body: new TextEncoder().encode(html) });
-      }
+      // The organisation page also answers at /organisation/{its id}, where a form of another kind sends the reporter (spec §2).
+      if (path === "/" || path === "" || path === `/organisation/${host.organisation.id}`) return organisationPage(c, site, host.organisation);
       if (path === "/report/login") return servePage(site, request, "/report-login");
       if (path === "/report" || path === "/report/") return c.redirect(await reportEntry(c), 302);
       if (FOLLOW_UP_PATHS.test(path)) return servePage(site, request, "/report-area");
@@ -56,6 +51,14 @@ export function pageHandler(site: StaticSite) {
     if (CONSOLE_PATHS.test(path)) return servePage(site, request, "/admin");
     return notFoundPage(site, request);
   };
+}
+
+async function organisationPage(c: Context<AppEnv>, site: StaticSite, organisation: PublicOrganisation): Promise<Response> {
+  const shell = site.lookup("/org");
+  if (!shell) return notFoundPage(site, c.req.raw);
+  const data = await loadOrganisationPage(c.get("services").database.db, organisation);
+  const html = injectOrganisationHtml(injectJson(new TextDecoder().decode(shell.body), "lantern-organisation", data), data);
+  return serveFile(shell, c.req.raw, { body: new TextEncoder().encode(html) });
 }
 
 function servePage(site: StaticSite, request: Request, page: string): Response {
@@ -91,6 +94,7 @@ async function reportFlowPage(c: Context<AppEnv>, site: StaticSite, organisation
   if (!shell) return notFoundPage(site, c.req.raw);
   const db = c.get("services").database.db;
   const form = await findPublishedForm(db, organisation.id, formId);
+  if (!form && (await isOtherKindOfForm(db, organisation.id, formId))) return c.redirect(`/organisation/${organisation.id}`, 302);
   const data = form
     ? { organisation: reporterOrganisation(organisation), form: await reporterFormView(db, form, c.get("state").actor) }
     : { organisation: reporterOrganisation(organisation), error: REPORT_FORM_NOT_FOUND };

@@ -153,8 +153,17 @@ describe("the owner's console journey in Chromium", () => {
     await page.getByText("Successfully archived report").waitFor();
     await row.waitFor({ state: "detached" });
     await page.goto(`${consoleOrigin}/admin/manage/reports?filter=Archived`);
-    await page.getByRole("row", { name: new RegExp(reportID) }).waitFor();
+    const archivedRow = page.getByRole("row", { name: new RegExp(reportID) });
+    await archivedRow.waitFor();
     await screenshot(page, "console-8-archived");
+    // Hard Delete is the owner's, offered on archived reports only (spec §4): afterwards the report is gone from every list.
+    await archivedRow.getByRole("button", { name: "Hard Delete" }).click();
+    await page.getByRole("dialog").getByText("Are you sure you want to hard delete this report?").waitFor();
+    await page.getByRole("dialog").getByRole("button", { name: "Yes" }).click();
+    await page.getByText("Successfully hard deleted report").waitFor();
+    await archivedRow.waitFor({ state: "detached" });
+    await page.goto(`${consoleOrigin}/admin/manage/reports?filter=All&search=${reportID}`);
+    await page.getByText("No reports found").waitFor();
 
     expect(requests.filter((url) => !url.startsWith(consoleOrigin))).toEqual([]);
     expect(reporterRequestsSeen).toEqual([]);

@@ -129,6 +129,21 @@ describe("organisations in the console", () => {
     await page.close();
   }, 120_000);
 
+  test("an organisation-scoped address of an organisation that does not exist says so and leads back to the list", async () => {
+    const { browser, consoleOrigin } = suite;
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await signInToConsole(page, consoleOrigin, "admin@lantern.test");
+    for (const screen of ["reports", "users", "report-forms", "dashboard"]) {
+      await page.goto(`${consoleOrigin}/admin/manage/organisations/${screen}/00000000-0000-4000-8000-000000000000`);
+      await page.getByRole("heading", { name: "Organisation is not found" }).waitFor();
+    }
+    await expectAxeClean(page, "organisation is not found");
+    await page.getByRole("link", { name: "Return" }).click();
+    await page.getByRole("heading", { name: "Organisations" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/admin/manage/organisations");
+    await page.close();
+  }, 60_000);
+
   test("an owner changes their organisation's settings; the super admin's settings are not offered", async () => {
     const { browser, consoleOrigin } = suite;
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });

@@ -148,11 +148,10 @@ describe("the route table's report form and template cases", () => {
     }
   });
 
-  test("members and guest members get Not Found on every form screen", () => {
-    for (const role of ["MEMBER", "GUEST_MEMBER"] as const) {
-      for (const path of ["/admin/manage/report-forms", "/admin/manage/report-forms/create", "/admin/manage/report-forms/overview/f", "/admin/manage/report-forms/edit/f", "/admin/manage/report-forms/internal-notes/f", "/admin/manage/form-templates"]) {
-        expect({ role, path, screen: screenOf(routed(path, viewerOf(role)))?.name }).toEqual({ role, path, screen: "NotFoundPage" });
-      }
+  test("members get Not Found on every form screen; guest members go to their organisations list", () => {
+    for (const path of ["/admin/manage/report-forms", "/admin/manage/report-forms/create", "/admin/manage/report-forms/overview/f", "/admin/manage/report-forms/edit/f", "/admin/manage/report-forms/internal-notes/f", "/admin/manage/form-templates"]) {
+      expect({ path, screen: screenOf(routed(path, viewerOf("MEMBER")))?.name }).toEqual({ path, screen: "NotFoundPage" });
+      expect({ path, route: routed(path, viewerOf("GUEST_MEMBER")) }).toEqual({ path, route: { kind: "redirect", to: "/admin/manage/organisations" } });
     }
   });
 

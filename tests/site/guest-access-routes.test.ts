@@ -53,4 +53,26 @@ describe("guest access routes", () => {
       for (const path of REPORT_PATHS) expect(resolve(path, viewerOf(role, false)).kind).toBe("page");
     }
   });
+
+  test("wherever a guest may not go they land on the organisations list (spec §2, §6), not on a not-found page", () => {
+    const guest = viewerOf("GUEST_MEMBER", true);
+    const barred = [
+      "/admin/dashboard",
+      "/admin/manage/users",
+      "/admin/manage/users/create",
+      "/admin/manage/invites",
+      "/admin/manage/subscribers",
+      "/admin/manage/tags",
+      "/admin/manage/audit-logs",
+      "/admin/manage/report-forms",
+      "/admin/manage/report-forms/create",
+      "/admin/manage/form-templates",
+      "/admin/manage/organisations/overview",
+      "/admin/manage/organisations/reports/org-2",
+    ];
+    for (const path of barred) expect(resolve(path, guest)).toEqual({ kind: "redirect", to: "/admin/manage/organisations" });
+    // Their own screens stay open, and an address that names nothing is still not found.
+    expect(screenName(resolve("/admin/settings", guest))).toBe("SettingsPage");
+    expect(resolve("/admin/manage/nothing-here", guest).kind).toBe("page");
+  });
 });

@@ -6,11 +6,10 @@ import { sniffFileType } from "./sniff.ts";
 import { stripMetadata } from "./strip-metadata.ts";
 
 /**
- * Spec §5: an avatar is a jpg or png. The console's image picker takes one file of at most
- * 5,000,000 bytes (spec §5, image upload), which is also what a GraphQL multipart request may
- * carry (api/http/file-routes.ts); see docs/decisions/010-profile-and-password.md.
+ * Spec §5 and §9: an avatar, like a logo, is a jpg or png of at most 10,000,000 bytes; the console's
+ * host lets a GraphQL multipart request carry that much (docs/decisions/010-profile-and-password.md).
  */
-export const AVATAR_MAX_BYTES = 5_000_000;
+export const AVATAR_MAX_BYTES = 10_000_000;
 
 const AVATAR_TYPES: Readonly<Record<string, { kind: "jpeg" | "png"; mimeType: string }>> = {
   jpg: { kind: "jpeg", mimeType: "image/jpeg" },

@@ -11,7 +11,7 @@ import { getOrganisation, updateOrganisation } from "./service.ts";
 
 /** Spec §3: 'fontFamily (Helvetica default, Roboto, Montserrat)'. Helvetica is stored as the CSS family it draws with. */
 const FONT_ENUM_NAMES: Record<(typeof FONT_FAMILIES)[number], string> = { "Helvetica Neue": "Helvetica", Roboto: "Roboto", Montserrat: "Montserrat" };
-const FontFamilyEnum = builder.enumType("FontFamily", {
+export const FontFamilyEnum = builder.enumType("FontFamily", {
   values: Object.fromEntries(FONT_FAMILIES.map((font) => [FONT_ENUM_NAMES[font], { value: font }])) as Record<string, { value: (typeof FONT_FAMILIES)[number] }>,
 });
 const IntervalUnitEnum = builder.enumType("StaleMessageIntervalUnit", { values: INTERVAL_UNITS });
@@ -24,7 +24,7 @@ const UsageType = builder.objectRef<{ activeUsers: number; activeForms: number; 
   }),
 });
 
-const FileRefType = builder.objectRef<{ fileURL: string }>("FileRef").implement({
+export const FileRefType = builder.objectRef<{ fileURL: string }>("FileRef").implement({
   fields: (t) => ({ fileURL: t.exposeString("fileURL") }),
 });
 

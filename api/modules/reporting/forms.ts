@@ -24,6 +24,17 @@ export async function findPublishedForm(db: Database, organisationId: string, fo
   return form as PublishedFormRow;
 }
 
+/** True for the organisation's own form of another kind than Custom (its enquiry form): the spec sends those to the organisation page. */
+export async function isOtherKindOfForm(db: Database, organisationId: string, formId: string): Promise<boolean> {
+  if (!isUuid(formId)) return false;
+  const [form] = await db
+    .select({ type: reportForms.type })
+    .from(reportForms)
+    .where(and(eq(reportForms.id, formId), eq(reportForms.organisationId, organisationId), eq(reportForms.archived, false)))
+    .limit(1);
+  return form !== undefined && form.type !== "Custom";
+}
+
 export async function requirePublishedForm(db: Database, organisationId: string, formId: string): Promise<PublishedFormRow> {
   const form = await findPublishedForm(db, organisationId, formId);
   if (!form) throw new UserError("NOT_FOUND", REPORT_FORM_NOT_FOUND);

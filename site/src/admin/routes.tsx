@@ -131,8 +131,10 @@ export function resolveSignedInRoute(location: AdminLocation, viewer: Viewer, re
   const accountAccess = accountAccessRoute(location, viewer, accountAccessActions);
   if (accountAccess) return accountAccess;
   const screen = matchScreen(location.pathname);
+  // A guest member sent where guests may not go lands on their organisations list (spec §2, §6).
+  if (isGuestMember(viewer) && !GUEST_SCREENS.includes(screen.name)) return { kind: 'redirect', to: organisationsPath() };
   // The organisation-scoped variants are the super admin's way into one organisation.
-  if ('organisationID' in screen && screen.organisationID !== undefined && !isSuperAdmin(viewer)) return notFound();
+  if ('organisationID' in screen && screen.organisationID !== undefined && !isSuperAdmin(viewer)) return isGuestMember(viewer) ? { kind: 'redirect', to: organisationsPath() } : notFound();
   return screenRoute(screen, viewer, location.search, returnPath);
 }
 
@@ -185,6 +187,9 @@ function organisationRoute(screen: Extract<Screen, { name: 'organisation-overvie
   const element = editing ? <OrganisationEditPage key={key} viewer={viewer} organisationID={screen.organisationID} /> : <OrganisationOverviewPage key={key} viewer={viewer} organisationID={screen.organisationID} />;
   return page('shell', chunk(element), screen.organisationID);
 }
+
+/** What a guest member may open; the report screens also need their two-factor authentication (below). */
+const GUEST_SCREENS: readonly Screen['name'][] = ['root', 'not-found', 'organisations', 'report-invites', 'settings', 'resources', 'report-list', 'report-detail', 'conversations'];
 
 /** Guest members reach reports only with two-factor authentication active; else the organisations list (spec §4). */
 const REPORT_SCREENS: readonly Screen['name'][] = ['report-list', 'report-detail', 'conversations'];

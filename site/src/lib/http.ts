@@ -4,7 +4,10 @@
 
 import { challengeIn, withSolution, type Challenge } from './proof-of-work';
 
+/** Sign-in calls' fallback (document 1 §8). */
 export const FALLBACK_ERROR_MESSAGE = 'Something went wrong. Please try again.';
+/** The console's and attach-files' fallback, as document 2 §8 words it: a failure with no message of its own. */
+export const ACTION_FAILED_MESSAGE = 'Something went wrong, please try again.';
 
 // The spec rewrites this one status so users understand why an upload failed.
 const PAYLOAD_TOO_LARGE_MESSAGE = '413 Request Entity Too Large';
@@ -42,7 +45,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 // Auth endpoints answer failures as `{ error }` or `{ message }`; anything
 // else falls back to the generic wording.
-export function errorMessageFrom(body: unknown, status = 0): string {
+export function errorMessageFrom(body: unknown, status = 0, fallback = FALLBACK_ERROR_MESSAGE): string {
   if (status === 413) return PAYLOAD_TOO_LARGE_MESSAGE;
   if (isRecord(body)) {
     for (const key of ['error', 'message'] as const) {
@@ -50,7 +53,7 @@ export function errorMessageFrom(body: unknown, status = 0): string {
       if (typeof value === 'string' && value.trim() !== '') return value;
     }
   }
-  return FALLBACK_ERROR_MESSAGE;
+  return fallback;
 }
 
 async function readJson(response: Response): Promise<unknown> {

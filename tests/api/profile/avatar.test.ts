@@ -101,7 +101,7 @@ describe("changeAvatar", () => {
       ["photo.png", files.plainJpeg(), "Invalid file"],
       ["empty.jpg", new Uint8Array(0), "Invalid file"],
       ["no-extension", files.plainJpeg(), "Invalid file"],
-      ["huge.png", new Uint8Array(5_000_001), "File size too large"],
+      ["huge.png", new Uint8Array(10_000_001), "File size too large"],
     ];
     for (const [name, data, message] of cases) {
       const answer = await upload(client, name, data);

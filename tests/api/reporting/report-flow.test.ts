@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
-import { reportSubmissionAnswers, reportSubmissions, reporterSessions } from "../../../db/schema/index.ts";
+import { organisations, reportForms, reportSubmissionAnswers, reportSubmissions, reporterSessions } from "../../../db/schema/index.ts";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { DEMO_FORM_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
@@ -24,6 +24,22 @@ const UNLOCK = `mutation ($id: ID!, $password: String!) { reportFormUnlock(repor
 const SUBMISSION = `{ reporterSubmission { id reportID completed completedAt formName pages { name answers { widgetID answer } } } }`;
 
 describe("loading a form", () => {
+  test("a form that is not Custom (the enquiry form) sends the reporter to /organisation/{id}, the organisation page", async () => {
+    const slugId = async (slug: string) => (await server.db.select({ id: organisations.id }).from(organisations).where(eq(organisations.slug, slug)))[0]!.id;
+    const demoId = await slugId("demo");
+    const [enquiry] = await server.db.insert(reportForms).values({ organisationId: demoId, name: "General Enquiry", type: "Enquiry", status: "Active", hasChat: true }).returning({ id: reportForms.id });
+    const reporter = new ReporterClient(server, "demo.localhost");
+    const redirected = await reporter.fetch(`/report/${enquiry!.id}`, { redirect: "manual" });
+    expect(redirected.status).toBe(302);
+    expect(redirected.headers.get("location")).toBe(`/organisation/${demoId}`);
+    const page = await reporter.fetch(`/organisation/${demoId}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Login to follow up");
+    // Another organisation's page is not reachable through this host, and another host's form does not redirect.
+    expect((await reporter.fetch(`/organisation/${await slugId("northwind")}`)).status).toBe(404);
+    expect((await new ReporterClient(server, "northwind.localhost").fetch(`/report/${enquiry!.id}`, { redirect: "manual" })).status).toBe(404);
+  });
+
   test("on its organisation's host, with its widgets; on another organisation's host it does not exist", async () => {
     const own = await new ReporterClient(server, "demo.localhost").gql<{ reportSubmissionForm: { name: string; widgets: unknown[] } }>(FORM, { id: main.form.id });
     expect(own.data?.reportSubmissionForm.name).toBe("Workplace Misconduct Report");

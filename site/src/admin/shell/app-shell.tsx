@@ -4,6 +4,8 @@ import { useStore } from '../../lib/use-store';
 import { signOut } from '../features/auth/session-store';
 import { $location, navigate } from '../router';
 import { ErrorBanner } from '../ui/error-banner';
+import { MissingScreen } from '../ui/missing-screen';
+import { organisationsPath } from '../paths';
 import { Notices } from '../ui/notices';
 import { displayName, isSuperAdmin, type Viewer } from '../viewer';
 import { AccountBanners } from './account-banners';
@@ -19,6 +21,8 @@ type AppShellProps = {
   organisationID?: string | undefined;
   children: ReactNode;
 };
+
+const ORGANISATION_NOT_FOUND = 'Organisation is not found';
 
 function bannerText(viewer: Viewer, organisationName: string | undefined): string | undefined {
   if (!organisationName) return undefined;
@@ -49,7 +53,7 @@ export function AppShell({ viewer, organisationID, children }: AppShellProps) {
   const [signingOut, setSigningOut] = useState(false);
   const [error, setError] = useState<string>();
   const sidebarOpen = useStore($sidebarOpen);
-  const organisationName = useOrganisationName(viewer, organisationID);
+  const { name: organisationName, missing: organisationMissing } = useOrganisationName(viewer, organisationID);
   const stats = useOrganisationUserStats(viewer, organisationID);
   const guestAccess = useGuestAccessStats(viewer);
   useDisconnect();
@@ -110,7 +114,14 @@ export function AppShell({ viewer, organisationID, children }: AppShellProps) {
             <ErrorBanner message={error} />
           </div>
         )}
-        {children}
+        {/* Every organisation-scoped screen of an id that names no organisation (spec §2 Organisations). */}
+        {organisationMissing ? (
+          <main className="admin-page">
+            <MissingScreen message={ORGANISATION_NOT_FOUND} returnTo={organisationsPath()} />
+          </main>
+        ) : (
+          children
+        )}
       </div>
       <Notices />
     </div>

@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { useQuery, useSubscription } from 'urql';
 import { endSession } from '../features/auth/session-store';
 import { navigate } from '../router';
+import { errorCode } from '../ui/errors';
 import { useLiveRefresh } from '../ui/use-live-refresh';
 import { can, isGuestMember, isSuperAdmin, type Viewer } from '../viewer';
 
@@ -10,15 +11,19 @@ import { can, isGuestMember, isSuperAdmin, type Viewer } from '../viewer';
 
 const ORGANISATION_NAME_QUERY = 'query ShellOrganisation($id: ID!) { organisation(id: $id) { id name } }';
 
-export function useOrganisationName(viewer: Viewer, organisationID: string | undefined): string | undefined {
+/**
+ * The organisation a page is about: the one a super admin works inside (looked up, and `missing`
+ * when its id names none), else the viewer's own.
+ */
+export function useOrganisationName(viewer: Viewer, organisationID: string | undefined): { name: string | undefined; missing: boolean } {
   const managing = isSuperAdmin(viewer) && organisationID !== undefined;
   const [result] = useQuery<{ organisation: { id: string; name: string } }>({
     query: ORGANISATION_NAME_QUERY,
     variables: { id: organisationID ?? '' },
     pause: !managing,
   });
-  if (managing) return result.data?.organisation.name;
-  return viewer.organisation?.name;
+  if (managing) return { name: result.data?.organisation.name, missing: errorCode(result.error) === 'NOT_FOUND' };
+  return { name: viewer.organisation?.name, missing: false };
 }
 
 const USER_STATS_QUERY = `query ShellOrganisationUserStats($organisationID: ID) {

@@ -2,10 +2,10 @@ import { useRef, type ChangeEvent } from 'react';
 import { ErrorBanner } from './error-banner';
 
 // A staff member's picture, shown and replaced: the user's own in Settings, and another user's in
-// Users. An avatar is a jpg or png (spec §5); the server takes one file of at most 5,000,000 bytes.
+// Users. An avatar is a jpg or png of at most 10,000,000 bytes, like a logo (spec §5, §9).
 
 export const AVATAR_EXTENSIONS = ['.jpg', '.jpeg', '.png'] as const;
-export const AVATAR_MAX_BYTES = 5_000_000;
+export const AVATAR_MAX_BYTES = 10_000_000;
 export const FILE_SIZE_TOO_LARGE = 'File size too large';
 export const INVALID_FILE = 'Invalid file';
 

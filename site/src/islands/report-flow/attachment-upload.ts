@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { errorMessageFrom, FALLBACK_ERROR_MESSAGE } from '../../lib/http';
+import { ACTION_FAILED_MESSAGE, errorMessageFrom } from '../../lib/http';
 
 // Attachment limits and the upload itself (spec sections 5 and 9).
 
@@ -79,12 +79,12 @@ export function uploadAttachment(file: File, onProgress: (fraction: number) => v
       }
       if (request.status >= 200 && request.status < 300) {
         const parsed = v.safeParse(uploadedSchema, body);
-        resolve(parsed.success ? { ok: true, id: parsed.output.id } : { ok: false, message: FALLBACK_ERROR_MESSAGE });
+        resolve(parsed.success ? { ok: true, id: parsed.output.id } : { ok: false, message: ACTION_FAILED_MESSAGE });
       } else {
-        resolve({ ok: false, message: errorMessageFrom(body, request.status) });
+        resolve({ ok: false, message: errorMessageFrom(body, request.status, ACTION_FAILED_MESSAGE) });
       }
     });
-    request.addEventListener('error', () => resolve({ ok: false, message: FALLBACK_ERROR_MESSAGE }));
+    request.addEventListener('error', () => resolve({ ok: false, message: ACTION_FAILED_MESSAGE }));
     const form = new FormData();
     form.append('file', file, file.name);
     request.send(form);

@@ -21,13 +21,14 @@ export type ReportRow = {
   priority: string;
   completedAt: string | null;
   archived: boolean;
+  deletedAt: string | null;
   assignedUsers: TeamMember[];
   tags: { id: string; name: string; isInternal: boolean }[];
   submissionForm: { id: string; name: string; type: string; organisationID: string; organisationName: string };
 };
 
 const TEAM_FIELDS = 'owner user { id firstName lastName email suspended role organisationID organisationName }';
-export const ROW_FIELDS = `id reportID status priority completedAt archived
+export const ROW_FIELDS = `id reportID status priority completedAt archived deletedAt
   assignedUsers { ${TEAM_FIELDS} } tags { id name isInternal }
   submissionForm { id name type organisationID organisationName }`;
 
@@ -41,6 +42,7 @@ export const TAG_QUERY = 'query ReportTag($id: ID!) { tagGet(id: $id) { id name 
 
 export const ARCHIVE_MUTATION = 'mutation ReportArchive($id: ID!) { reportSubmissionArchive(id: $id) { id archived } }';
 export const UNARCHIVE_MUTATION = 'mutation ReportUnarchive($id: ID!) { reportSubmissionUnarchive(id: $id) { id archived } }';
+export const HARD_DELETE_MUTATION = 'mutation ReportHardDelete($id: ID!) { reportSubmissionHardDelete(id: $id) { id deletedAt } }';
 
 export type Tag = { id: string; name: string; isInternal: boolean };
 

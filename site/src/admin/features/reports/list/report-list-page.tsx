@@ -8,7 +8,7 @@ import { Pagination } from '../../../ui/pagination';
 import { useDocumentTitle } from '../../../ui/document-title';
 import { useLastPageGuard, useListAddress } from '../../../ui/use-list-address';
 import { can, isSuperAdmin, type Viewer } from '../../../viewer';
-import { ARCHIVE_MUTATION, LIST_QUERY, TAG_QUERY, TAGS_QUERY, UNARCHIVE_MUTATION, type ReportRow, type Tag } from '../reports-api';
+import { ARCHIVE_MUTATION, HARD_DELETE_MUTATION, LIST_QUERY, TAG_QUERY, TAGS_QUERY, UNARCHIVE_MUTATION, type ReportRow, type Tag } from '../reports-api';
 import { PAGE_SIZE, readParams, writeParams } from './list-params';
 import { ExportButtons } from './export-buttons';
 import { ReportListControls } from './report-list-controls';
@@ -22,7 +22,9 @@ type ReportListPageProps = {
   tagID?: string | undefined;
 };
 
-type Pending = { kind: 'archive' | 'unarchive'; report: ReportRow };
+type Pending = { kind: 'archive' | 'unarchive' | 'hard delete'; report: ReportRow };
+
+const DONE = { archive: 'Successfully archived report', unarchive: 'Successfully unarchived report', 'hard delete': 'Successfully hard deleted report' } as const;
 
 export function ReportListPage({ viewer, organisationID, tagID }: ReportListPageProps) {
   const { params, searchText, setSearchText, update } = useListAddress(readParams, writeParams);
@@ -44,6 +46,7 @@ export function ReportListPage({ viewer, organisationID, tagID }: ReportListPage
   const [tag] = useQuery<{ tagGet: { id: string; name: string } }>({ query: TAG_QUERY, variables: { id: tagID ?? '' }, pause: tagID === undefined });
   const [, archive] = useMutation(ARCHIVE_MUTATION);
   const [, unarchive] = useMutation(UNARCHIVE_MUTATION);
+  const [, hardDelete] = useMutation(HARD_DELETE_MUTATION);
 
   const total = list.data?.reportSubmissions.total ?? 0;
   const rows = list.data?.reportSubmissions.list;
@@ -51,10 +54,10 @@ export function ReportListPage({ viewer, organisationID, tagID }: ReportListPage
 
   const runPending = async (): Promise<string | undefined> => {
     if (!pending) return undefined;
-    const run = pending.kind === 'archive' ? archive : unarchive;
+    const run = { archive, unarchive, 'hard delete': hardDelete }[pending.kind];
     const result = await run({ id: pending.report.id });
     if (result.error) return errorMessage(result.error);
-    notify(pending.kind === 'archive' ? 'Successfully archived report' : 'Successfully unarchived report');
+    notify(DONE[pending.kind]);
     refetch({ requestPolicy: 'network-only' });
     return undefined;
   };
@@ -86,9 +89,11 @@ export function ReportListPage({ viewer, organisationID, tagID }: ReportListPage
             canView={!isSuperAdmin(viewer)}
             canArchive={can(viewer, 'ReportSubmissionArchive')}
             canUnarchive={can(viewer, 'ReportSubmissionUnarchive')}
+            canHardDelete={can(viewer, 'ReportSubmissionHardDelete')}
             organisationID={organisationID}
             onArchive={(report) => setPending({ kind: 'archive', report })}
             onUnarchive={(report) => setPending({ kind: 'unarchive', report })}
+            onHardDelete={(report) => setPending({ kind: 'hard delete', report })}
           />
         )}
       </section>

@@ -6,6 +6,7 @@ import { Link } from '../../../ui/link';
 import type { ReportRow } from '../reports-api';
 
 export const NOT_CLOSED_FOR_ARCHIVE = 'Cannot archive a report that has not been closed or completed.';
+export const ALREADY_DELETED = 'Report has already been deleted';
 
 type ReportTableProps = {
   reports: ReportRow[];
@@ -13,16 +14,19 @@ type ReportTableProps = {
   canView: boolean;
   canArchive: boolean;
   canUnarchive: boolean;
+  /** The owner's: offered on archived reports only (spec §4). */
+  canHardDelete: boolean;
   organisationID?: string | undefined;
   onArchive: (report: ReportRow) => void;
   onUnarchive: (report: ReportRow) => void;
+  onHardDelete: (report: ReportRow) => void;
 };
 
 // Other reports show Archive as unavailable (aria-disabled, so the reason can still be hovered and read).
 const archivable = (report: ReportRow) => report.status === 'Closed' || report.status === 'Completed';
 
-export function ReportTable({ reports, canView, canArchive, canUnarchive, organisationID, onArchive, onUnarchive }: ReportTableProps) {
-  const hasActions = canView || canArchive || canUnarchive;
+export function ReportTable({ reports, canView, canArchive, canUnarchive, canHardDelete, organisationID, onArchive, onUnarchive, onHardDelete }: ReportTableProps) {
+  const hasActions = canView || canArchive || canUnarchive || canHardDelete;
   return (
     <div className="table-scroll">
       <table className="table table--cards report-table">
@@ -74,9 +78,20 @@ export function ReportTable({ reports, canView, canArchive, canUnarchive, organi
                           Archive
                         </button>
                       )}
-                      {canUnarchive && report.archived && (
+                      {canUnarchive && report.archived && !report.deletedAt && (
                         <button type="button" className="button button--small button--secondary" onClick={() => onUnarchive(report)}>
                           Unarchive
+                        </button>
+                      )}
+                      {canHardDelete && report.archived && (
+                        <button
+                          type="button"
+                          className="button button--small button--secondary"
+                          aria-disabled={report.deletedAt !== null}
+                          title={report.deletedAt !== null ? ALREADY_DELETED : undefined}
+                          onClick={() => report.deletedAt === null && onHardDelete(report)}
+                        >
+                          Hard Delete
                         </button>
                       )}
                     </div>
