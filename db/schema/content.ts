@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, jsonb, snakeCase, text, uuid, boolean } from "drizzle-orm/pg-core";
 import { archiving, createdAt, id, updatedAt } from "./columns.ts";
 import { auditObjectType } from "./enums.ts";
@@ -42,5 +43,5 @@ export const userActivities = snakeCase.table(
     metadata: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
   },
-  (t) => [index().on(t.organisationId, t.createdAt), index().on(t.objectType, t.objectId, t.createdAt), index().on(t.parentId)],
+  (t) => [index().on(t.organisationId, t.createdAt), index().on(t.objectType, t.objectId, t.createdAt), index().on(t.parentId).where(sql`${t.parentId} is not null`)],
 );

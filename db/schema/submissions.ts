@@ -82,10 +82,13 @@ export const reportListVersions = snakeCase.table(
   (t) => [primaryKey({ columns: [t.organisationId, t.shard] })],
 );
 
+/**
+ * One answer per question of a report. Keyed by (report, question) alone: a row id of its own would
+ * be one more index entry for each of the dozen answers a report stores, and nothing refers to one.
+ */
 export const reportSubmissionAnswers = snakeCase.table(
   "report_submission_answers",
   {
-    id: id(),
     submissionId: uuid()
       .notNull()
       .references(() => reportSubmissions.id, { onDelete: "cascade" }),
@@ -95,7 +98,7 @@ export const reportSubmissionAnswers = snakeCase.table(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex().on(t.submissionId, t.widgetId)],
+  (t) => [primaryKey({ columns: [t.submissionId, t.widgetId] })],
 );
 
 export const reportSubmissionAttachments = snakeCase.table(
