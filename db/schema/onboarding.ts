@@ -39,6 +39,8 @@ export const prospects = snakeCase.table(
     firstName: text().notNull(),
     lastName: text().notNull(),
     email: text().notNull(),
+    /** Optional (spec document 1 §7, onboard_start): becomes the user's username. */
+    username: text(),
     organisationName: text(),
     organisationABN: text(),
     passwordHash: text(),

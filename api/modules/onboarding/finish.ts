@@ -97,7 +97,7 @@ async function insertUser(tx: Database, prospect: Prospect, role: string, organi
   const isSSO = prospect.passwordHash === null;
   const [user] = await tx
     .insert(users)
-    .values({ email: prospect.email, firstName: prospect.firstName, lastName: prospect.lastName, passwordHash: prospect.passwordHash, roleId: role, organisationId, verified: true, isSSO, ssoIdentity: prospect.ssoIdentity })
+    .values({ email: prospect.email, username: prospect.username, firstName: prospect.firstName, lastName: prospect.lastName, passwordHash: prospect.passwordHash, roleId: role, organisationId, verified: true, isSSO, ssoIdentity: prospect.ssoIdentity })
     .returning({ id: users.id });
   return user!.id;
 }

@@ -82,6 +82,7 @@ export async function startOnboarding(services: Services, rawInput: unknown, opt
     firstName: input.firstName,
     lastName: input.lastName,
     email: input.email,
+    username: input.username || null,
     organisationName: invite ? null : input.organisationName,
     organisationABN: invite ? null : input.organisationABN,
     passwordHash,

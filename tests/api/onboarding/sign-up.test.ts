@@ -54,7 +54,7 @@ describe("signing up a new organisation", () => {
   });
 
   test("start, confirm, finish: exactly one organisation and its owner, signed in, with a slug of its own", async () => {
-    const { browser, body, started } = await signUp({ organisationName: "Acme Widgets" });
+    const { browser, body, started } = await signUp({ organisationName: "Acme Widgets", username: "sam.founder" });
     expect(started).toMatchObject({ status: 200, body: { title: "Almost done...", message: CONFIRMATION_SENT } });
     const check = `query ($id: ID!) { onboardingCheck(prospectID: $id) { isCompleted } }`;
     expect((await anonymous(ctx.server).gql(check, { id: started.body.prospectID })).data).toEqual({ onboardingCheck: { isCompleted: false } });
@@ -68,6 +68,8 @@ describe("signing up a new organisation", () => {
     const viewer = (await finished.client!.gql<Viewer>(VIEWER)).data!.viewer;
     expect(viewer).toMatchObject({ email: body.email, verified: true, role: { name: "ORGANISATION_OWNER" }, organisation: { name: "Acme Widgets" } });
     expect(viewer.organisation.slug).toMatch(/^acme-widgets(-\d+)?$/);
+    // The username given at the start is the owner's (spec document 1 §7, onboard_start).
+    expect((await ctx.server.db.select({ username: users.username }).from(users).where(eq(users.email, body.email as string)))[0]!.username).toBe("sam.founder");
     const after = await ctx.server.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(organisations);
     expect(after[0]!.n).toBe(before[0]!.n + 1);
     expect((await anonymous(ctx.server).gql(check, { id: started.body.prospectID })).data).toEqual({ onboardingCheck: { isCompleted: true } });

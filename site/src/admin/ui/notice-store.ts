@@ -15,9 +15,11 @@ export function dismissNotice(id: number): void {
   $notices.set($notices.get().filter((notice) => notice.id !== id));
 }
 
+/** Shows a message; the same message still on screen (a logo upload, then Save) is shown once, for the full time again. */
 export function notify(text: string, tone: NoticeTone = 'positive'): void {
   const id = nextId++;
-  $notices.set([...$notices.get(), { id, tone, text }]);
+  const others = $notices.get().filter((notice) => notice.text !== text || notice.tone !== tone);
+  $notices.set([...others, { id, tone, text }]);
   window.setTimeout(() => dismissNotice(id), SHOW_MS);
 }
 

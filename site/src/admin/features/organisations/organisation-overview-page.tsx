@@ -62,6 +62,7 @@ function OverviewCard({ organisation, seeSeats }: { organisation: OrganisationDe
   facts.push(['Active Forms', String(organisation.usage.activeForms)], ['Subscribers', String(organisation.usage.activeSubscribers)], ['Created At', formatDateTime(organisation.createdAt) ?? '']);
   return (
     <section className="card stack" aria-label="Overview">
+      <LogoPreview organisation={organisation} />
       <dl className="organisation-facts">
         <div className="organisation-facts__row">
           <dt>Public page</dt>
@@ -83,6 +84,12 @@ function OverviewCard({ organisation, seeSeats }: { organisation: OrganisationDe
   );
 }
 
+/** The logo as the public page shows it: at its set width and padding. */
+function LogoPreview({ organisation }: { organisation: OrganisationDetail }) {
+  if (!organisation.logo) return null;
+  return <img className="organisation-logo-preview" src={organisation.logo.fileURL} alt={`${organisation.name} logo`} style={{ width: organisation.logoWidthPixels, padding: organisation.logoPaddingPixels }} />;
+}
+
 function DetailsCard({ organisation, superAdmin }: { organisation: OrganisationDetail; superAdmin: boolean }) {
   const rows: [string, string][] = [
     ['Font', FONT_LABELS[organisation.fontFamily]],
@@ -96,7 +103,7 @@ function DetailsCard({ organisation, superAdmin }: { organisation: OrganisationD
   if (superAdmin) rows.push(['Magic Link / OTP', yesNo(organisation.enableEmailAuth2FA)], ['Single sign-on', yesNo(organisation.enableSSO)], ['Form translations', yesNo(organisation.enableFormTranslations)]);
   return (
     <section className="card stack" aria-label="Details">
-      {organisation.logo && <img className="organisation-logo-preview" src={organisation.logo.fileURL} alt={`${organisation.name} logo`} style={{ width: organisation.logoWidthPixels, padding: organisation.logoPaddingPixels }} />}
+      <LogoPreview organisation={organisation} />
       <dl className="organisation-facts">
         {rows.map(([label, value]) => (
           <div key={label} className="organisation-facts__row">
