@@ -27,3 +27,6 @@ export function fieldProblems(error: CombinedError | undefined): Record<string, 
   }
   return problems;
 }
+
+/** A report form that could not be loaded for another reason than not existing (spec §8). */
+export const REPORT_FORM_LOAD_FAILED = 'An error had occurred while loading the report form. Please try again.';

@@ -2,7 +2,7 @@ import { useQuery } from 'urql';
 import { useStore } from '../../../lib/use-store';
 import { $location } from '../../router';
 import { ErrorBanner } from '../../ui/error-banner';
-import { errorCode, errorMessage } from '../../ui/errors';
+import { errorCode, errorMessage, REPORT_FORM_LOAD_FAILED } from '../../ui/errors';
 import { MissingScreen } from '../../ui/missing-screen';
 import type { Viewer } from '../../viewer';
 import { reportFormListPath } from '../../paths';
@@ -52,7 +52,7 @@ export function FormBuilderPage({ viewer, kind, organisationID, reportFormID, te
 
   if (reportFormID && !form) {
     if (errorCode(formResult.error) === 'NOT_FOUND') return <Missing message={FORM_NOT_FOUND} returnTo={reportFormListPath(organisationID)} label="Return to Report Forms" />;
-    return <Waiting error={formResult.error && errorMessage(formResult.error)} />;
+    return <Waiting error={formResult.error && REPORT_FORM_LOAD_FAILED} />;
   }
   if (templateToLoad && !template) {
     if (errorCode(templateResult.error) === 'NOT_FOUND') return <Missing message={TEMPLATE_NOT_FOUND} returnTo="/admin" />;

@@ -3,7 +3,7 @@ import { useMutation, useQuery } from 'urql';
 import { reportFormListPath, reportFormPath, type ReportFormTab } from '../../paths';
 import { useDocumentTitle } from '../../ui/document-title';
 import { ErrorBanner } from '../../ui/error-banner';
-import { errorCode, errorMessage } from '../../ui/errors';
+import { errorCode, errorMessage, REPORT_FORM_LOAD_FAILED } from '../../ui/errors';
 import { Link } from '../../ui/link';
 import { MissingScreen } from '../../ui/missing-screen';
 import { notify } from '../../ui/notice-store';
@@ -37,7 +37,7 @@ export function FormPage({ viewer, tab, reportFormID, organisationID }: FormPage
   if (!form) {
     return (
       <main className="admin-page stack">
-        <ErrorBanner message={errorMessage(result.error)} />
+        <ErrorBanner message={result.error && REPORT_FORM_LOAD_FAILED} />
         {!result.error && <p className="muted">Loading…</p>}
       </main>
     );
