@@ -79,4 +79,5 @@ export const FORM_LIMITS = {
 /** Spec §5 and §9: a help document's types and size, checked by the console and again by the server. */
 export const RESOURCE_DOCUMENT_TYPES = ["doc", "docx", "xls", "xlsx", "ppt", "pptx", "pdf", "png", "jpg", "jpeg", "gif", "txt"] as const;
 export const RESOURCE_DOCUMENT_MAX_BYTES = 25_000_000;
+export const RESOURCE_DOCUMENT_TYPE_REFUSED = `Files of this type cannot be uploaded. Allowed types: ${RESOURCE_DOCUMENT_TYPES.map((type) => `.${type}`).join(", ")}.`;
 export const RESOURCE_DOCUMENT_TOO_LARGE = "This file is too large: a document can be at most 25,000,000 bytes.";

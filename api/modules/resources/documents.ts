@@ -5,10 +5,10 @@ import type { Ctx } from "../../context.ts";
 import { badInput, notFound, UserError } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { parseWith } from "../../lib/validation.ts";
-import { RESOURCE_DOCUMENT_MAX_BYTES, RESOURCE_DOCUMENT_TOO_LARGE, RESOURCE_DOCUMENT_TYPES } from "../../shared/limits.ts";
+import { RESOURCE_DOCUMENT_MAX_BYTES, RESOURCE_DOCUMENT_TOO_LARGE, RESOURCE_DOCUMENT_TYPE_REFUSED, RESOURCE_DOCUMENT_TYPES } from "../../shared/limits.ts";
 import { mutate, requirePermission } from "../access/policy.ts";
 import { incomingImage } from "../files/chat-image.ts";
-import { allowedTypesText, checkUpload, type CheckedUpload } from "../files/checked-upload.ts";
+import { checkUpload, type CheckedUpload } from "../files/checked-upload.ts";
 import { removeBlobBytes, storeCheckedFile } from "../files/stored-blob.ts";
 import { pageLimit, pageOffset } from "../users/service.ts";
 import { auditResource, DocumentTextInput, RESOURCE_NOT_FOUND, resourceListWhere, type ResourceListArgs } from "./rules.ts";
@@ -19,8 +19,6 @@ import { auditResource, DocumentTextInput, RESOURCE_NOT_FOUND, resourceListWhere
  * extension and its metadata is stripped; it is stored as a platform blob (no organisation) and read
  * back only through /api/files/resource-documents/:id (files/resource-document-access.ts).
  */
-
-export const TYPE_REFUSED = `Files of this type cannot be uploaded. ${allowedTypesText(RESOURCE_DOCUMENT_TYPES)}`;
 
 export interface DocumentView {
   id: string;
@@ -76,7 +74,7 @@ async function lockedDocument(tx: Database, rawId: unknown) {
 /** The chosen file, checked and stripped; the size is refused before the bytes are read. */
 async function checkedDocument(file: File): Promise<CheckedUpload> {
   if (file.size > RESOURCE_DOCUMENT_MAX_BYTES) throw badInput(RESOURCE_DOCUMENT_TOO_LARGE, [{ field: "file", message: RESOURCE_DOCUMENT_TOO_LARGE }]);
-  return checkUpload(incomingImage(file), RESOURCE_DOCUMENT_TYPES, TYPE_REFUSED);
+  return checkUpload(incomingImage(file), RESOURCE_DOCUMENT_TYPES, RESOURCE_DOCUMENT_TYPE_REFUSED);
 }
 
 const fileMetadata = (file: CheckedUpload) => ({ mime_type: file.mimeType, size_bytes: file.bytes.length });

@@ -7,6 +7,7 @@ import { forbidden } from "../../lib/errors.ts";
 import { containsPattern, searchTextOf } from "../../lib/validation.ts";
 import type { ListFilter } from "../../shared/enums.ts";
 import { TEXT_LIMITS } from "../../shared/limits.ts";
+import { isWebAddress, VIDEO_URL_SCHEMES } from "../../shared/web-address.ts";
 import { requirePermission } from "../access/policy.ts";
 import { recordActivity } from "../audit/service.ts";
 
@@ -17,16 +18,8 @@ import { recordActivity } from "../audit/service.ts";
  */
 
 export const RESOURCE_NOT_FOUND = "Resource not found";
-export const VIDEO_URL_SCHEMES = "Video URL must be a web address starting with http:// or https://";
 
 const required = (limit: { max: number; tooLong: string }) => v.pipe(v.string("Required"), v.trim(), v.nonEmpty("Required"), v.maxLength(limit.max, limit.tooLong));
-
-/** A video is only ever linked to, so its address must be one a browser opens as a web page: javascript:, data: and the like are refused. */
-const isWebAddress = (text: string) => {
-  if (!URL.canParse(text)) return false;
-  const url = new URL(text);
-  return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
-};
 
 export const TextFields = { title: required(TEXT_LIMITS.resourceTitle), description: required(TEXT_LIMITS.resourceDescription) };
 
