@@ -93,6 +93,13 @@ export const TEXT_ARGUMENT_LIMITS: Record<string, TextLimit> = {
   "UserUpdateInput.lastName": TEXT_LIMITS.personName,
   "UserUpdateInput.username": TEXT_LIMITS.personName,
   "UserUpdateInput.password": TEXT_LIMITS.password,
+  "Query.resourceVideos(search:)": TEXT_LIMITS.search,
+  "Query.resourceDocuments(search:)": TEXT_LIMITS.search,
+  "ResourceVideoInput.title": TEXT_LIMITS.resourceTitle,
+  "ResourceVideoInput.description": TEXT_LIMITS.resourceDescription,
+  "ResourceVideoInput.videoSrc": TEXT_LIMITS.videoUrl,
+  "ResourceDocumentInput.title": TEXT_LIMITS.resourceTitle,
+  "ResourceDocumentInput.description": TEXT_LIMITS.resourceDescription,
 };
 
 /** The bound of a text the table does not name: ids are short, and so is any other string. */

@@ -12,6 +12,7 @@ import "../modules/organisations/graphql-list.ts";
 import "../modules/organisations/graphql-public.ts";
 import "../modules/profile/graphql.ts";
 import "../modules/reporting/graphql.ts";
+import "../modules/resources/graphql.ts";
 import "../modules/reports/graphql-queries.ts";
 import "../modules/reports/graphql-life.ts";
 import "../modules/reports/graphql-team.ts";

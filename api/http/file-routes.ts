@@ -1,11 +1,12 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { requestBodyLimit } from "./body-limit.ts";
-import type { Services } from "../context.ts";
+import type { Actor, Services } from "../context.ts";
 import { badInput } from "../lib/errors.ts";
 import { openReportAttachment } from "../modules/files/attachment-access.ts";
 import { openChatImage } from "../modules/files/chat-image-access.ts";
 import { openAvatar } from "../modules/files/avatar-access.ts";
 import { openOrganisationLogo } from "../modules/files/logo-access.ts";
+import { openResourceDocument } from "../modules/files/resource-document-access.ts";
 import { addReportAttachment, deleteReportAttachment, type IncomingFile } from "../modules/files/attachments.ts";
 import { attachmentDisposition } from "../modules/files/file-name.ts";
 import { errorResponse } from "./auth-routes.ts";
@@ -33,24 +34,34 @@ const CHAT_IMAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 /**
  * The largest file sent to GraphQL as a multipart request, plus the envelope and the operation. On
- * the console's host: an organisation's logo (under 10,000,000 bytes). On the reporters' hosts the
- * largest is a chat image (5,000,000 bytes), so their requests are cut off sooner: a stranger
- * cannot make the server read 11 MB bodies from a public page.
+ * the console's host: an organisation's logo (under 10,000,000 bytes), and for those who manage
+ * help resources a document (25,000,000 bytes, decision 039). On the reporters' hosts the largest
+ * is a chat image (5,000,000 bytes). The larger the limit, the fewer may use it: a stranger cannot
+ * make the server read large bodies, from a public page or from the console's.
  */
 export const GRAPHQL_UPLOAD_BODY_LIMIT_BYTES = 11 * 1024 * 1024;
 export const REPORTER_GRAPHQL_UPLOAD_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
+export const RESOURCE_GRAPHQL_UPLOAD_BODY_LIMIT_BYTES = UPLOAD_BODY_LIMIT_BYTES;
 
 export const isMultipartPost = (c: Context) => c.req.method === "POST" && (c.req.header("content-type") ?? "").toLowerCase().startsWith("multipart/form-data");
 
+const mayUploadResources = (actor: Actor) => actor.kind === "staff" && (actor.permissions.has("ResourceCreate") || actor.permissions.has("ResourceUpdate"));
+
 /**
- * For multipart requests to GraphQL (api/app.ts): 11 MB on the console's host, 6 MB on the reporters'. A multipart POST needs no CORS
+ * For multipart requests to GraphQL (api/app.ts): 6 MB on the reporters' hosts, 11 MB on the
+ * console's, 26 MB there for staff who may upload help documents. A multipart POST needs no CORS
  * preflight, unlike our JSON calls; the origin check (http/origin-guard.ts) keeps other sites' pages out.
  */
 export function graphqlUploadGuard(): MiddlewareHandler<AppEnv> {
   const onError = (c: Context) => c.json({ error: TOO_LARGE, message: TOO_LARGE }, 413);
   const staff = requestBodyLimit({ maxSize: GRAPHQL_UPLOAD_BODY_LIMIT_BYTES, onError });
+  const resources = requestBodyLimit({ maxSize: RESOURCE_GRAPHQL_UPLOAD_BODY_LIMIT_BYTES, onError });
   const reporter = requestBodyLimit({ maxSize: REPORTER_GRAPHQL_UPLOAD_BODY_LIMIT_BYTES, onError });
-  return (c, next) => (c.get("state").host.kind === "app" ? staff(c, next) : reporter(c, next));
+  return (c, next) => {
+    const state = c.get("state");
+    if (state.host.kind !== "app") return reporter(c, next);
+    return mayUploadResources(state.actor) ? resources(c, next) : staff(c, next);
+  };
 }
 
 const ONE_FILE = 'Attach exactly one file per request, in the form field "file".';
@@ -69,7 +80,21 @@ async function readSingleFile(c: Context<AppEnv>): Promise<IncomingFile> {
   return { name: file.name, size: file.size, bytes: async () => new Uint8Array(await file.arrayBuffer()) };
 }
 
-/** Report attachments (docs/decisions/008-reporter-api.md, Files) and chat images, mounted at /api/files. */
+/** A stored file sent as a download: always a download, never inline, so an uploaded HTML or SVG cannot render on our origin. */
+function download(file: { fileName: string; mimeType: string; sizeBytes: number; body: ReadableStream<Uint8Array> }): Response {
+  return new Response(file.body, {
+    headers: {
+      "Content-Type": file.mimeType,
+      "Content-Length": String(file.sizeBytes),
+      "Content-Disposition": attachmentDisposition(file.fileName),
+      "X-Content-Type-Options": "nosniff",
+      "Cache-Control": "no-store",
+      "Content-Security-Policy": DOWNLOAD_CSP,
+    },
+  });
+}
+
+/** Report attachments (docs/decisions/008-reporter-api.md, Files), help documents and chat images, mounted at /api/files. */
 export function fileRoutes(_services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const uploadLimit = requestBodyLimit({ maxSize: UPLOAD_BODY_LIMIT_BYTES, onError: (c) => c.json({ error: TOO_LARGE, message: TOO_LARGE }, 413) });
@@ -94,18 +119,15 @@ export function fileRoutes(_services: Services): Hono<AppEnv> {
 
   app.get("/report-attachments/:id", async (c) => {
     try {
-      const file = await openReportAttachment(requestCtx(c), c.req.param("id"));
-      return new Response(file.body, {
-        headers: {
-          "Content-Type": file.mimeType,
-          "Content-Length": String(file.sizeBytes),
-          // Always a download, never inline: an uploaded HTML or SVG must not render on our origin.
-          "Content-Disposition": attachmentDisposition(file.fileName),
-          "X-Content-Type-Options": "nosniff",
-          "Cache-Control": "no-store",
-          "Content-Security-Policy": DOWNLOAD_CSP,
-        },
-      });
+      return download(await openReportAttachment(requestCtx(c), c.req.param("id")));
+    } catch (error) {
+      return errorResponse(c, error);
+    }
+  });
+
+  app.get("/resource-documents/:id", async (c) => {
+    try {
+      return download(await openResourceDocument(requestCtx(c), c.req.param("id")));
     } catch (error) {
       return errorResponse(c, error);
     }

@@ -8,10 +8,8 @@ import { recordActivity } from "../audit/service.ts";
 import { removeBlobBytes, storeCheckedFile } from "./stored-blob.ts";
 import { ALREADY_SUBMITTED, CREDENTIALS_PROBLEM, lockDraft, requireReporter } from "../reporting/draft.ts";
 import { draftBytesRoom, DRAFT_STORAGE_FULL } from "../reporting/draft-limits.ts";
-import { UnreadableFileError } from "./bytes.ts";
-import { cleanFileName, extensionOf } from "./file-name.ts";
-import { isKnownExtension, sniffFileType } from "./sniff.ts";
-import { stripMetadata } from "./strip-metadata.ts";
+import { allowedTypesText, checkUpload, EMPTY_FILE, type IncomingFile } from "./checked-upload.ts";
+import { isKnownExtension } from "./sniff.ts";
 
 /** Spec §5 and §9: ten files, 25,000,000 bytes each and 25,000,000 bytes together. */
 export const MAX_ATTACHMENTS = 10;
@@ -22,8 +20,7 @@ export const TOO_MANY_FILES = "You can attach at most 10 files.";
 export { ATTACHMENTS_TOO_LARGE as TOTAL_TOO_LARGE } from "../../shared/messages.ts";
 import { ATTACHMENTS_TOO_LARGE as TOTAL_TOO_LARGE } from "../../shared/messages.ts";
 export const FILE_TOO_LARGE = "This file is too large: each file can be at most 25 MB.";
-export const EMPTY_FILE = "This file is empty.";
-export const CONTENT_MISMATCH = "The file's content does not match its type.";
+export { CONTENT_MISMATCH, EMPTY_FILE, type IncomingFile } from "./checked-upload.ts";
 export const UPLOADS_NOT_ALLOWED = "File uploads are not allowed for this form.";
 export const FILE_NOT_FOUND = "File not found";
 
@@ -35,13 +32,6 @@ class FileTooLargeError extends UserError {
   override get status(): number {
     return 413;
   }
-}
-
-/** The file part of the request, read only once the cheap checks have passed. */
-export interface IncomingFile {
-  name: string;
-  size: number;
-  bytes(): Promise<Uint8Array>;
 }
 
 export interface AttachmentView {
@@ -91,28 +81,13 @@ export async function addReportAttachment(ctx: Ctx, read: () => Promise<Incoming
   if (file.size > MAX_ATTACHMENT_BYTES) throw new FileTooLargeError();
   checkRoom(before, file.size);
 
-  const fileName = cleanFileName(file.name);
-  const extension = extensionOf(fileName);
   const allowed = before.form.allowedFileTypes.map(normaliseType).filter(isKnownExtension);
-  if (!allowed.includes(extension)) {
-    const list = allowed.length > 0 ? ` Allowed types: ${allowed.map((type) => `.${type}`).join(", ")}.` : "";
-    throw badInput(`Files of this type cannot be attached.${list}`);
-  }
-  const original = await file.bytes();
-  const type = sniffFileType(original, extension);
-  if (!type) throw badInput(CONTENT_MISMATCH);
-  let stored: Uint8Array;
-  try {
-    stored = stripMetadata(type.kind, original);
-  } catch (error) {
-    if (error instanceof UnreadableFileError) throw badInput(error.message);
-    throw error;
-  }
-  if (stored.length === 0) throw badInput(EMPTY_FILE);
+  const typeRefused = `Files of this type cannot be attached.${allowed.length > 0 ? ` ${allowedTypesText(allowed)}` : ""}`;
+  const { fileName, mimeType, bytes: stored } = await checkUpload(file, allowed, typeRefused);
 
   // The bytes go in first (a blob store cannot join a database transaction); if the rows are not
   // written, the bytes are removed again, so no file is left without its row (stored-blob.ts).
-  const checked = { purpose: "Attachment" as const, organisationId: actor.organisationId, fileName, mimeType: type.mimeType, bytes: stored };
+  const checked = { purpose: "Attachment" as const, organisationId: actor.organisationId, fileName, mimeType, bytes: stored };
   return storeCheckedFile(ctx, checked, (insertBlobRow) =>
     ctx.db.transaction(async (tx) => {
       const state = await uploadState(tx, actor);
@@ -121,7 +96,7 @@ export async function addReportAttachment(ctx: Ctx, read: () => Promise<Incoming
       const blobId = await insertBlobRow(tx);
       const [attachment] = await tx
         .insert(reportSubmissionAttachments)
-        .values({ submissionId: state.submission.id, blobId, fileName, fileSizeBytes: stored.length, mimeType: type.mimeType })
+        .values({ submissionId: state.submission.id, blobId, fileName, fileSizeBytes: stored.length, mimeType })
         .returning();
       // No file name in the audit log: it is the reporter's words and may name them.
       await recordActivity(tx, actor, {
@@ -129,9 +104,9 @@ export async function addReportAttachment(ctx: Ctx, read: () => Promise<Incoming
         objectType: "ReportSubmission",
         objectId: state.submission.id,
         action: "AddAttachment",
-        metadata: { attachment_id: attachment!.id, mime_type: type.mimeType, size_bytes: stored.length },
+        metadata: { attachment_id: attachment!.id, mime_type: mimeType, size_bytes: stored.length },
       });
-      return { id: attachment!.id, fileName, fileSizeBytes: stored.length, mimeType: type.mimeType };
+      return { id: attachment!.id, fileName, fileSizeBytes: stored.length, mimeType };
     }),
   );
 }

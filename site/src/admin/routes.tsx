@@ -67,6 +67,7 @@ const OrganisationEditPage = lazyScreen('OrganisationEditPage', () =>
 );
 const ProductPlansPage = lazyScreen('ProductPlansPage', () => import('./features/onboarding/product-plans-page'));
 const PRODUCT_PLANS_PATH = '/admin/manage/product-plans';
+const ResourcesPage = lazyScreen('ResourcesPage', () => import('./features/resources/resources-page'));
 const UsersPage = lazyScreen('UsersPage', () => import('./features/users/users-page'));
 const UserEditPage = lazyScreen('UserEditPage', () => import('./features/users/user-edit-page'));
 
@@ -260,9 +261,11 @@ function screenRoute(screen: Screen, viewer: Viewer, search: string, returnPath?
     case 'user-edit':
       return userRoute(screen, viewer);
     // Built by the workspace screens (issue 13): until each lands its address is not found.
+    case 'resources':
+      // Any signed-in user, guest members included, whatever their two-factor state (spec §2).
+      return page('shell', chunk(<ResourcesPage viewer={viewer} />));
     case 'subscribers':
     case 'tags':
-    case 'resources':
     case 'audit-logs':
     case 'not-found':
       return notFound();

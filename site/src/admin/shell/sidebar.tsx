@@ -1,5 +1,5 @@
 import { useStore } from '../../lib/use-store';
-import { conversationsPath, dashboardPath, formTemplateListPath, invitesPath, organisationOverviewPath, organisationsPath, reportFormListPath, reportInvitesPath, reportListPath, settingsPath, USER_ROLE_TYPES, usersPath, usersRolePath } from '../paths';
+import { conversationsPath, dashboardPath, RESOURCES_PATH, formTemplateListPath, invitesPath, organisationOverviewPath, organisationsPath, reportFormListPath, reportInvitesPath, reportListPath, settingsPath, USER_ROLE_TYPES, usersPath, usersRolePath } from '../paths';
 import { $location } from '../router';
 import { Link } from '../ui/link';
 import { can, isGuestMember, isSuperAdmin, type Viewer } from '../viewer';
@@ -22,13 +22,14 @@ type SidebarProps = {
 type Item = { label: string; to: string; active: (pathname: string) => boolean; badge?: { count: number; label: string }; sub?: boolean };
 
 /**
- * Only screens that exist are linked (Resources and the rest of the Manage section join as
- * they are built), so the menu never leads nowhere.
+ * Only screens that exist are linked (the rest of the Manage section joins as it is built), so the
+ * menu never leads nowhere. Resources close the section for every signed-in user (spec §2).
  */
 function activityItems(viewer: Viewer, organisationID: string | undefined, unassignedReports: number | undefined, unreadMessages: number | undefined): Item[] {
-  const items: Item[] = [];
+  const resources: Item = { label: 'Resources', to: RESOURCES_PATH, active: (pathname) => pathname === RESOURCES_PATH };
   // A guest reaches reports only with two-factor active (decision 032): no links that would only turn them back.
-  if (isGuestMember(viewer) && !viewer.twoFactorAuthenticationActivated) return items;
+  if (isGuestMember(viewer) && !viewer.twoFactorAuthenticationActivated) return [resources];
+  const items: Item[] = [];
   if (!isGuestMember(viewer)) {
     const to = dashboardPath(organisationID);
     items.push({ label: 'Dashboard', to, active: (pathname) => pathname === to });
@@ -49,7 +50,7 @@ function activityItems(viewer: Viewer, organisationID: string | undefined, unass
     if (unreadMessages) item.badge = { count: unreadMessages, label: `${unreadMessages} unread` };
     items.push(item);
   }
-  return items;
+  return [...items, resources];
 }
 
 /** Reporting: the organisation's forms, for owners and admins, and for a super admin inside one organisation. */
