@@ -5,6 +5,8 @@ import { seedDemo } from "../../../db/seed/demo.ts";
 import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { NEW_REPORT_SUBJECT } from "../../../api/modules/notifications/notifier.ts";
 import { SUBSCRIBER_EXISTS } from "../../../api/modules/subscribers/service.ts";
+import { ORGANISATION_UNAVAILABLE } from "../../../api/shared/messages.ts";
+import { updateOrganisations } from "../../helpers/organisations.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { anonymous, loginAs, type StaffClient } from "../../helpers/session.ts";
@@ -108,6 +110,18 @@ describe("organisationEmailSubscriberCreate and organisationEmailSubscribers", (
     expect(message(await superAdmin.gql<Data>(Q.create, { o: crypto.randomUUID(), input: person("planted@example.test") }))).toBe("Organisation is not found");
     expect(await subscribersOf(demoId)).toEqual([]);
     expect(await subscribersOf(northwindId)).toEqual([]);
+  });
+
+  test("denied: an archived organisation takes no new subscriber", async () => {
+    await clear();
+    await updateOrganisations(server, eq(organisations.id, northwindId), { archived: true });
+    try {
+      const refused = await superAdmin.gql<Data>(Q.create, { o: northwindId, input: person("late@northwind.test") });
+      expect(message(refused)).toBe(ORGANISATION_UNAVAILABLE);
+      expect(await subscribersOf(northwindId)).toEqual([]);
+    } finally {
+      await updateOrganisations(server, eq(organisations.id, northwindId), { archived: false });
+    }
   });
 });
 
