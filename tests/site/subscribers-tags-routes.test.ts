@@ -1,17 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { testViewer, useAdminRoutes } from "../helpers/admin-routes.ts";
+import { lazyScreenName, resolveAs, type testViewer, useAdminRoutes } from "../helpers/admin-routes.ts";
 import { subscribersPath, tagsPath } from "../../site/src/admin/paths.ts";
 
 /** Subscribers and Tags in the route table (spec §2, §6; decision 038). */
 
 const adminRoutes = useAdminRoutes();
-const resolve = (pathname: string, role: Parameters<typeof testViewer>[0]) =>
-  adminRoutes().resolveSignedInRoute({ pathname, search: "" }, testViewer(role, { organisationId: role === "SUPER_ADMIN" ? null : "org-1" }));
-const screenName = (result: ReturnType<typeof resolve>) => {
-  if (result.kind !== "page") return undefined;
-  const element = result.element as { props: { children?: { type?: { displayName?: string } } } };
-  return element.props.children?.type?.displayName;
-};
+const resolve = (pathname: string, role: Parameters<typeof testViewer>[0]) => resolveAs(adminRoutes, pathname, role);
+const screenName = lazyScreenName;
 
 describe("subscribers and tags routes", () => {
   const pages = [
