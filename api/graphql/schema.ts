@@ -18,6 +18,8 @@ import "../modules/reports/graphql-life.ts";
 import "../modules/reports/graphql-team.ts";
 import "../modules/users/graphql.ts";
 import "../modules/invites/graphql.ts";
+import "../modules/subscribers/graphql.ts";
+import "../modules/tags/graphql.ts";
 import "../modules/onboarding/graphql.ts";
 import "../modules/plans/graphql.ts";
 import "../modules/users/graphql-admin.ts";

@@ -44,3 +44,17 @@ export function testViewer(role: RoleName, options: { organisationId?: string | 
     organisation: organisationId ? { id: organisationId, name: "Org", slug: "org" } : null,
   };
 }
+
+type RouteResult = ReturnType<Routes["resolveSignedInRoute"]>;
+
+/** The lazy screen a page route shows (its chunk's display name), or undefined for a redirect or another element. */
+export function lazyScreenName(result: RouteResult): string | undefined {
+  if (result.kind !== "page") return undefined;
+  const element = result.element as { props: { children?: { type?: { displayName?: string } } } };
+  return element.props.children?.type?.displayName;
+}
+
+/** Resolves a signed-in address for a viewer of this role: in "org-1", or in none for a super admin. */
+export function resolveAs(routes: () => Routes, pathname: string, role: RoleName): RouteResult {
+  return routes().resolveSignedInRoute({ pathname, search: "" }, testViewer(role, { organisationId: role === "SUPER_ADMIN" ? null : "org-1" }));
+}

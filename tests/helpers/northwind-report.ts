@@ -3,6 +3,7 @@ import {
   guestMemberships,
   guestReportInvites,
   onboardInvites,
+  organisationEmailSubscribers,
   organisations,
   reportFormBuilds,
   reportFormNotes,
@@ -64,6 +65,8 @@ export interface TargetIds {
   formNote: string;
   /** An invite to Northwind's staff, still open (Invited). */
   onboardInvite: string;
+  /** Northwind's email subscriber (one per organisation). */
+  subscriber: string;
 }
 
 export interface HomeIds {
@@ -136,6 +139,10 @@ export async function buildNorthwindReport(server: TestServer): Promise<Northwin
     owner.gql(`mutation ($role: ID!) { onboardInviteCreate(input: { firstName: "Nadia", lastName: "Newhire", email: "nadia.newhire@northwind.test", roleID: $role }) { invite { id } } }`, { role: memberRole }),
   );
 
+  const subscriber = await must<{ id: string }>(
+    owner.gql(`mutation { organisationEmailSubscriberCreate(input: { firstName: "Nell", lastName: "Notices", email: "nell.notices@northwind.test" }) { id } }`),
+  );
+
   const formNoteText = "Northwind only: the form must mention the forklift hotline";
   const formNote = await must<{ id: string }>(owner.gql(`mutation ($id: ID!, $note: String!) { reportFormNoteCreate(reportFormID: $id, note: $note) { id } }`, { id: form.id, note: formNoteText }));
 
@@ -164,6 +171,7 @@ export async function buildNorthwindReport(server: TestServer): Promise<Northwin
     formBuild: form.deployedBuildId!,
     formNote: formNote.id,
     onboardInvite: staffInvite.invite.id,
+    subscriber: subscriber.id,
   };
   return {
     ids,
@@ -210,6 +218,7 @@ export async function organisationState(server: TestServer, organisationId: stri
     formNotes: await db.select().from(reportFormNotes).where(eq(reportFormNotes.organisationId, organisationId)).orderBy(asc(reportFormNotes.id)),
     organisation: await db.select().from(organisations).where(eq(organisations.id, organisationId)),
     staffInvites: await db.select().from(onboardInvites).where(eq(onboardInvites.organisationId, organisationId)).orderBy(asc(onboardInvites.id)),
+    subscribers: await db.select().from(organisationEmailSubscribers).where(eq(organisationEmailSubscribers.organisationId, organisationId)).orderBy(asc(organisationEmailSubscribers.id)),
     auditEntries: audit!.n,
   };
 }

@@ -1,18 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { testViewer, useAdminRoutes } from "../helpers/admin-routes.ts";
+import { lazyScreenName, resolveAs, type testViewer, useAdminRoutes } from "../helpers/admin-routes.ts";
 import { invitesPath, matchScreen } from "../../site/src/admin/paths.ts";
 import { invitableRoles, type RoleOption } from "../../site/src/admin/features/invites/invites-api.ts";
 
 /** The Invites screens in the console's address book and route table (spec §2 Invites, §6; decision 035). */
 
 const adminRoutes = useAdminRoutes();
-const resolve = (pathname: string, role: Parameters<typeof testViewer>[0]) =>
-  adminRoutes().resolveSignedInRoute({ pathname, search: "" }, testViewer(role, { organisationId: role === "SUPER_ADMIN" ? null : "org-1" }));
-const screenName = (result: ReturnType<typeof resolve>) => {
-  if (result.kind !== "page") return undefined;
-  const element = result.element as { props: { children?: { type?: { displayName?: string } } } };
-  return element.props.children?.type?.displayName;
-};
+const resolve = (pathname: string, role: Parameters<typeof testViewer>[0]) => resolveAs(adminRoutes, pathname, role);
+const screenName = lazyScreenName;
 
 describe("invites routes", () => {
   test("the page and its organisation variant have the spec's addresses, and read back as they are made", () => {

@@ -56,6 +56,8 @@ const ReportInvitesPage = lazyScreen('ReportInvitesPage', () => import('./featur
 const GuestOrganisationsPage = lazyScreen('GuestOrganisationsPage', () => import('./features/guest-access/guest-organisations-page'));
 const FormBuilderPage = lazyScreen('FormBuilderPage', () => import('./features/form-builder/form-builder-page'));
 const InvitesPage = lazyScreen('InvitesPage', () => import('./features/invites/invites-page'));
+const SubscribersPage = lazyScreen('SubscribersPage', () => import('./features/subscribers/subscribers-page'));
+const TagsPage = lazyScreen('TagsPage', () => import('./features/tags/tags-page'));
 const OrganisationsPage = lazyScreen('OrganisationsPage', () => import('./features/organisations/organisations-page'));
 const OrganisationOverviewPage = lazyScreen('OrganisationOverviewPage', () => import('./features/organisations/organisation-overview-page'));
 // The settings screen's welcome message uses the form builder's rich text editor (features do not
@@ -260,12 +262,13 @@ function screenRoute(screen: Screen, viewer: Viewer, search: string, returnPath?
     case 'user-create':
     case 'user-edit':
       return userRoute(screen, viewer);
-    // Built by the workspace screens (issue 13): until each lands its address is not found.
     case 'resources':
       // Any signed-in user, guest members included, whatever their two-factor state (spec §2).
       return page('shell', chunk(<ResourcesPage viewer={viewer} />));
     case 'subscribers':
     case 'tags':
+      return workspaceRoute(screen, viewer);
+    // Built by the workspace screens (issue 13): until it lands its address is not found.
     case 'audit-logs':
     case 'not-found':
       return notFound();
@@ -274,6 +277,18 @@ function screenRoute(screen: Screen, viewer: Viewer, search: string, returnPath?
       if (!can(viewer, 'OrganisationMemberInviteList')) return { kind: 'redirect', to: home };
       return page('shell', chunk(<InvitesPage key={screen.organisationID ?? ''} viewer={viewer} organisationID={screen.organisationID} />), screen.organisationID);
   }
+}
+
+/**
+ * Subscribers and Tags (spec §2, §6: owner and admin see them): members and guests are sent home
+ * (decision 038), and a super admin works inside one organisation, so without one they go to the list.
+ */
+function workspaceRoute(screen: Extract<Screen, { name: 'subscribers' | 'tags' }>, viewer: Viewer): RouteResult {
+  const managing = screen.name === 'subscribers' ? 'OrganisationEmailSubscriberList' : 'TagCreate';
+  if (!can(viewer, managing)) return { kind: 'redirect', to: homePathFor(viewer) };
+  if (isSuperAdmin(viewer) && screen.organisationID === undefined) return { kind: 'redirect', to: organisationsPath() };
+  const props = { key: screen.organisationID ?? '', viewer, organisationID: screen.organisationID };
+  return page('shell', chunk(screen.name === 'subscribers' ? <SubscribersPage {...props} /> : <TagsPage {...props} />), screen.organisationID);
 }
 
 type UserScreen = Extract<Screen, { name: 'users' | 'user-create' | 'user-edit' }>;

@@ -51,6 +51,7 @@ const INVITE = "Invite is not found";
 /** Invites to an organisation's staff say the same (api/modules/invites/views.ts). */
 const STAFF_INVITE = "Invite is not found";
 const USER = "User is not found";
+const SUBSCRIBER = "Subscriber is not found";
 const FORM = "Report Form is not found";
 const FORM_INPUT = `{ name: "Planted form", widgets: [{ type: Section, title: "S" }, { type: ShortText, title: "Q" }] }`;
 
@@ -168,6 +169,15 @@ const GRAPHQL: Row[] = [
   row("resendOnboardInvite", `mutation ($id: ID!) { resendOnboardInvite(id: $id) { id } }`, (i) => ({ id: i.onboardInvite }), STAFF_INVITE),
   row("onboardInviteArchive", `mutation ($id: ID!) { onboardInviteArchive(id: $id) { id } }`, (i) => ({ id: i.onboardInvite }), STAFF_INVITE),
   row("onboardInviteUnarchive", `mutation ($id: ID!) { onboardInviteUnarchive(id: $id) { id } }`, (i) => ({ id: i.onboardInvite }), STAFF_INVITE),
+  // The email subscriber (decision 038): Northwind's own create meets its existing one, then deletes it.
+  row("organisationEmailSubscribers of the organisation", `query ($org: ID) { organisationEmailSubscribers(organisationID: $org) { total list { id email } } }`, (i) => ({ org: i.organisation }), ORGANISATION, read),
+  row(
+    "organisationEmailSubscriberCreate in the organisation",
+    `mutation ($org: ID) { organisationEmailSubscriberCreate(organisationID: $org, input: { firstName: "Planted", lastName: "Subscriber", email: "planted.subscriber@example.test" }) { id } }`,
+    (i) => ({ org: i.organisation }),
+    ORGANISATION,
+  ),
+  row("organisationEmailSubscriberDelete", `mutation ($id: ID!) { organisationEmailSubscriberDelete(id: $id) { id } }`, (i) => ({ id: i.subscriber }), SUBSCRIBER),
 ];
 
 async function runGraphql(client: StaffClient, entry: Row, ids: Ids): Promise<Answer> {
@@ -231,6 +241,7 @@ test("the snapshot holds every Northwind id the calls aim at, so an unchanged sn
   expect(state.invites.find((invite) => invite.id === ids.invite)?.status).toBe("Opened");
   expect(state.forms.find((f) => f.id === ids.form)?.deployedBuildId).toBe(ids.formBuild);
   expect(state.formNotes.map((n) => n.id)).toContain(ids.formNote);
+  expect(state.subscribers.map((subscriber) => subscriber.id)).toEqual([ids.subscriber]);
   expect(state.auditEntries).toBeGreaterThan(0);
 });
 

@@ -155,3 +155,42 @@ describe("reportSubmissionAssignTags", () => {
     expect(restored.map((row) => row.tagId)).toEqual([extra]);
   });
 });
+
+describe("every tag change, per role", () => {
+  test("allowed: admin and super admin (inside the organisation) rename, archive and unarchive; paging falls back to 20", async () => {
+    for (const [actor, label] of [[admin, "Admin"], [superAdmin, "Super"]] as const) {
+      const created = await (label === "Super" ? actor.gql<Data>(Q.create, { o: org.demo, name: `${label} made` }) : actor.gql<Data>(Q.create, { name: `${label} made` }));
+      const id = created.data?.tagCreate.id as string;
+      expect((await actor.gql<Data>(Q.update, { id, name: `${label} renamed` })).data?.tagUpdate.name).toBe(`${label} renamed`);
+      expect((await actor.gql<Data>(Q.archive, { id })).data?.tagArchive.archived).toBe(true);
+      expect((await actor.gql<Data>(Q.unarchive, { id })).data?.tagUnarchive.archived).toBe(false);
+      expect((await actor.gql<Data>(Q.get, { id })).data?.tagGet.name).toBe(`${label} renamed`);
+    }
+    const paged = `query ($l: Int, $o: Int) { tags(limit: $l, offset: $o, filter: All) { total list { id } } }`;
+    const all = await owner.gql<Data>(paged, { l: -5 });
+    expect(all.data?.tags.list.length).toBe(Math.min(20, all.data?.tags.total));
+    expect((await owner.gql<Data>(paged, { l: 1, o: 1 })).data?.tags.list).toHaveLength(1);
+  });
+
+  test("denied: guests and members change nothing; another organisation's owner finds nothing; a missing tag is 'Tag not found'", async () => {
+    const id = tag["demo:Finance"]!;
+    const { id: archived } = (await owner.gql<Data>(Q.create, { name: "Archived for roles" })).data?.tagCreate;
+    await owner.gql<Data>(Q.archive, { id: archived });
+    for (const actor of [guest, member]) {
+      expect(code(await actor.gql<Data>(Q.create, { name: "Planted" }))).toBe("FORBIDDEN");
+      expect(code(await actor.gql<Data>(Q.update, { id, name: "Planted" }))).toBe("FORBIDDEN");
+      expect(code(await actor.gql<Data>(Q.archive, { id }))).toBe("FORBIDDEN");
+      expect(code(await actor.gql<Data>(Q.unarchive, { id: archived }))).toBe("FORBIDDEN");
+    }
+    expect(code(await guest.gql<Data>(Q.get, { id }))).toBe("FORBIDDEN");
+    expect(message(await nwOwner.gql<Data>(Q.unarchive, { id: archived }))).toBe("Tag not found");
+    for (const missing of [crypto.randomUUID(), "not-a-tag"]) {
+      expect(message(await owner.gql<Data>(Q.get, { id: missing }))).toBe("Tag not found");
+      expect(message(await superAdmin.gql<Data>(Q.update, { id: missing, name: "Nothing" }))).toBe("Tag not found");
+      expect(message(await superAdmin.gql<Data>(Q.unarchive, { id: missing }))).toBe("Tag not found");
+    }
+    expect(await nameOf(id)).toBe("Finance");
+    const [row] = await server.db.select().from(tags).where(eq(tags.id, archived));
+    expect(row!.archived).toBe(true);
+  });
+});

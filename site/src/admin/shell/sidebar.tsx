@@ -1,5 +1,22 @@
 import { useStore } from '../../lib/use-store';
-import { conversationsPath, dashboardPath, RESOURCES_PATH, formTemplateListPath, invitesPath, organisationOverviewPath, organisationsPath, reportFormListPath, reportInvitesPath, reportListPath, settingsPath, USER_ROLE_TYPES, usersPath, usersRolePath } from '../paths';
+import {
+  conversationsPath,
+  dashboardPath,
+  formTemplateListPath,
+  invitesPath,
+  organisationOverviewPath,
+  organisationsPath,
+  reportFormListPath,
+  reportInvitesPath,
+  reportListPath,
+  RESOURCES_PATH,
+  settingsPath,
+  subscribersPath,
+  tagsPath,
+  USER_ROLE_TYPES,
+  usersPath,
+  usersRolePath,
+} from '../paths';
 import { $location } from '../router';
 import { Link } from '../ui/link';
 import { can, isGuestMember, isSuperAdmin, type Viewer } from '../viewer';
@@ -60,7 +77,7 @@ function reportingItems(viewer: Viewer, organisationID: string | undefined): Ite
   return [{ label: 'Forms', to, active: (pathname) => pathname === to || /^\/admin\/manage(\/organisations)?\/report-forms\//.test(pathname) }];
 }
 
-/** Manage, in the spec's order: Profile, Users, Organisations, Form Templates, Invites (subscribers, tags and audit logs as they are built), then Product Plans. */
+/** Manage, in the spec's order: Profile, Users, Organisations, Form Templates, Subscribers, Invites, Tags (audit logs as they are built), then Product Plans. */
 function manageItems(viewer: Viewer, organisationID?: string): Item[] {
   const profile = settingsPath();
   const items: Item[] = [{ label: 'Profile', to: profile, active: (pathname) => pathname === profile }, ...userItems(viewer, organisationID)];
@@ -72,9 +89,18 @@ function manageItems(viewer: Viewer, organisationID?: string): Item[] {
     const to = formTemplateListPath();
     items.push({ label: 'Form Templates', to, active: (pathname) => pathname === to || pathname.startsWith(`${to}/`) });
   }
+  items.push(...workspaceItem(viewer, organisationID, 'Subscribers', 'OrganisationEmailSubscriberList', subscribersPath));
   items.push(...inviteItems(viewer, organisationID));
+  items.push(...workspaceItem(viewer, organisationID, 'Tags', 'TagCreate', tagsPath));
   if (can(viewer, 'ProductPlanCreate')) items.push({ label: 'Product Plans', to: '/admin/manage/product-plans', active: (pathname) => pathname === '/admin/manage/product-plans' });
   return items;
+}
+
+/** Subscribers and Tags: owners and admins, and a super admin inside one organisation (spec §6; members hold TagList only for the reports' filter). */
+function workspaceItem(viewer: Viewer, organisationID: string | undefined, label: string, permission: 'OrganisationEmailSubscriberList' | 'TagCreate', path: (organisationID?: string) => string): Item[] {
+  if (!can(viewer, permission) || (isSuperAdmin(viewer) && organisationID === undefined)) return [];
+  const to = path(organisationID);
+  return [{ label, to, active: (pathname) => pathname === to }];
 }
 
 /** Manage's Invites, for owners and admins, and for a super admin (inside one organisation, its invites). */

@@ -62,6 +62,8 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   CreateOrganisation: 'Organisation created',
   UpdateLogo: 'Logo changed',
   ExportOrganisations: 'Organisations exported',
+  CreateEmailSubscriber: 'Subscriber added',
+  DeleteEmailSubscriber: 'Subscriber deleted',
 };
 
 /** Entries written by the system rather than a person; every other entry without a user is the reporter's. */

@@ -2,11 +2,13 @@ import { useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { ErrorBanner } from '../../../ui/error-banner';
-import { errorMessage } from '../../../ui/errors';
+import { errorCode, errorMessage } from '../../../ui/errors';
+import { MissingScreen } from '../../../ui/missing-screen';
 import { notify } from '../../../ui/notice-store';
 import { Pagination } from '../../../ui/pagination';
 import { useDocumentTitle } from '../../../ui/document-title';
 import { useLastPageGuard, useListAddress } from '../../../ui/use-list-address';
+import { reportListPath, tagsPath } from '../../../paths';
 import { can, isSuperAdmin, type Viewer } from '../../../viewer';
 import { ARCHIVE_MUTATION, HARD_DELETE_MUTATION, LIST_QUERY, TAG_QUERY, TAGS_QUERY, UNARCHIVE_MUTATION, type ReportRow, type Tag } from '../reports-api';
 import { PAGE_SIZE, readParams, writeParams } from './list-params';
@@ -64,6 +66,14 @@ export function ReportListPage({ viewer, organisationID, tagID }: ReportListPage
 
   const title = tagID ? (tag.data ? `Reports tagged ${tag.data.tagGet.name}` : 'Reports') : 'Reports';
   useDocumentTitle([title]);
+  // A tag's address that names no tag this viewer reaches (spec §8 'Tag not found').
+  if (tagID && errorCode(tag.error) === 'NOT_FOUND') {
+    return (
+      <main className="admin-page">
+        <MissingScreen message={errorMessage(tag.error) ?? ''} returnTo={can(viewer, 'TagCreate') ? tagsPath(organisationID) : reportListPath(organisationID)} />
+      </main>
+    );
+  }
   return (
     <main className="admin-page stack">
       <div className="page-header">
