@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { and, eq, inArray } from "drizzle-orm";
-import { organisations, reportConversations, reportSubmissionAssignees, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { organisations, reportConversationMessages, reportConversations, reportSubmissionAssignees, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
 import { sendDueReminders, STALE_REMINDER_LIMIT, staleMessageSubject, startStaleReminders } from "../../../api/modules/notifications/stale-reminders.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
@@ -173,6 +175,41 @@ describe("stale-message reminders", () => {
     const [report] = await server.db.select().from(reportSubmissions).where(eq(reportSubmissions.reportId, sent.data!.guestSendEnquiry.reportID));
     await sweep(sentAt, INTERVAL_HOURS + 0.01);
     expect(recipients(report!)).toEqual(["admin@demo.test", "owner@demo.test"]);
+  });
+});
+
+describe("the upgrade", () => {
+  const MIGRATIONS = join(import.meta.dir, "..", "..", "..", "db", "migrations");
+  /** The migration's last statement: the backfill of conversations already waiting (its columns exist by now). */
+  const backfill = () => {
+    const folder = readdirSync(MIGRATIONS).find((name) => name.endsWith("_stale_message_reminders"))!;
+    return readFileSync(join(MIGRATIONS, folder, "migration.sql"), "utf8").split("--> statement-breakpoint").at(-1)!;
+  };
+
+  test("conversations already waiting are found from their messages and first reminded one interval after the upgrade", async () => {
+    const waiting = await reportWithMessage();
+    await assign(waiting.report, [{ email: "member@demo.test" }]);
+    const answered = await reportWithMessage();
+    await assign(answered.report, [{ email: "admin@demo.test" }]);
+    expect((await as.admin.gql(SEND, { id: answered.report.id, text: "We have read it" })).errors).toBeUndefined();
+    // As an older release left them: messages ten hours old and no reminder state.
+    const tenHoursAgo = new Date(Date.now() - 10 * HOUR);
+    for (const { report } of [waiting, answered]) {
+      const [conversation] = await server.db.select().from(reportConversations).where(eq(reportConversations.submissionId, report.id));
+      await server.db.update(reportConversationMessages).set({ createdAt: tenHoursAgo }).where(and(eq(reportConversationMessages.conversationId, conversation!.id), eq(reportConversationMessages.from, "Guest")));
+      await server.db.update(reportConversations).set({ awaitingReplySince: null, remindersSent: 0, lastRemindedAt: null }).where(eq(reportConversations.id, conversation!.id));
+    }
+    const upgradedAt = Date.now();
+    await server.db.execute(sql.raw(backfill()));
+
+    const stateOf = async (report: Report) => (await server.db.select().from(reportConversations).where(eq(reportConversations.submissionId, report.id)))[0]!;
+    expect((await stateOf(waiting.report)).awaitingReplySince).toEqual(tenHoursAgo);
+    expect((await stateOf(answered.report)).awaitingReplySince).toBeNull();
+    await sweep(upgradedAt, INTERVAL_HOURS - 0.05);
+    expect(remindersOf(waiting.report)).toEqual([]);
+    await sweep(upgradedAt, INTERVAL_HOURS + 0.05);
+    expect(recipients(waiting.report)).toEqual(["member@demo.test"]);
+    expect(remindersOf(answered.report)).toEqual([]);
   });
 });
 
