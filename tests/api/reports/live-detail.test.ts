@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import type { Client } from "graphql-ws";
-import { reportSubmissions, users } from "../../../db/schema/index.ts";
+import { reportSubmissionAssignees, reportSubmissions, users } from "../../../db/schema/index.ts";
 import { startDemoWithReporter } from "../../helpers/demo.ts";
 import type { TestServer } from "../../helpers/server.ts";
 import { joinTeam, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
@@ -17,10 +17,11 @@ let server: TestServer;
 let as: DemoStaff;
 let northwind: StaffClient;
 let submissionId: string;
+let demoId: string;
 const sockets: Client[] = [];
 
 beforeAll(async () => {
-  ({ server, as, northwind, submissionId } = await startDemoWithReporter());
+  ({ server, as, northwind, submissionId, demoId } = await startDemoWithReporter());
   await joinTeam(as.admin, submissionId);
 }, 60_000);
 afterAll(async () => {
@@ -56,6 +57,12 @@ const views = (live: Live) => live.results.flatMap((result) => (result.data ? [r
 const latest = (live: Live) => views(live).at(-1);
 const failure = (live: Live): Failure | undefined => live.results.find((result) => result.errors)?.errors?.[0] ?? (live.errors[0] as Failure[] | undefined)?.[0];
 const ended = (live: Live, ms = 5_000) => Promise.race([live.done.then(() => true), Bun.sleep(ms).then(() => false)]);
+/** One of Demo's seeded Assigned reports, with the owner on its team. */
+async function seededReportOfOwner() {
+  const [report] = await server.db.select().from(reportSubmissions).where(and(eq(reportSubmissions.organisationId, demoId), eq(reportSubmissions.status, "Assigned"), ne(reportSubmissions.id, submissionId)));
+  await server.db.insert(reportSubmissionAssignees).values({ submissionId: report!.id, userId: await userId("owner@demo.test") }).onConflictDoNothing();
+  return report!;
+}
 const userId = async (email: string) => (await server.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]!.id;
 
 describe("allowed", () => {
@@ -77,9 +84,7 @@ describe("allowed", () => {
   test("a change to another report sends nothing", async () => {
     const live = subscribe(as.admin, submissionId);
     expect(await until(() => views(live).length === 1)).toBe(true);
-    // Demo's seeded Assigned report, which the owner joins to work on.
-    const [other] = await server.db.select().from(reportSubmissions).where(eq(reportSubmissions.status, "Assigned"));
-    await joinTeam(as.owner, other!.id);
+    const other = await seededReportOfOwner();
     expect((await as.owner.gql(PRIORITY, { id: other!.id, priority: "Medium" })).errors).toBeUndefined();
     // Then a change to this report: the stream's next value is that one, nothing in between.
     expect((await as.owner.gql(PRIORITY, { id: submissionId, priority: "Medium" })).errors).toBeUndefined();
@@ -90,6 +95,21 @@ describe("allowed", () => {
 });
 
 describe("losing access mid-stream", () => {
+  test("closing, archiving and deleting the report: the first two arrive, the deletion ends the stream with 'not found'", async () => {
+    const seeded = await seededReportOfOwner();
+    const live = subscribe(as.owner, seeded!.id);
+    expect(await until(() => views(live).length === 1)).toBe(true);
+    const step = async (mutation: string) => expect((await as.owner.gql(`mutation ($id: ID!) { ${mutation} }`, { id: seeded!.id })).errors).toBeUndefined();
+    await step("reportSubmissionClose(id: $id, completeStatus: Completed) { id }");
+    expect(await until(() => latest(live)!.status === "Completed")).toBe(true);
+    await step("reportSubmissionArchive(id: $id) { id }");
+    expect(await until(() => latest(live)!.archived)).toBe(true);
+    await step("reportSubmissionHardDelete(id: $id) { id }");
+    expect(await ended(live)).toBe(true);
+    expect(failure(live)).toMatchObject({ message: "Report Submission is not found", extensions: { code: "NOT_FOUND" } });
+  });
+
+
   test("a member unassigned by an admin gets 'not found' and the stream ends", async () => {
     const memberId = await userId("member@demo.test");
     expect((await as.admin.gql(ASSIGN, { id: submissionId, userID: memberId })).errors).toBeUndefined();
