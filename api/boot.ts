@@ -18,6 +18,7 @@ import { createBlobStore } from "./lib/blob-store.ts";
 import { createMailer } from "./lib/mailer.ts";
 import { logInfo, setLogLevel } from "./lib/log.ts";
 import { startNotifier } from "./modules/notifications/notifier.ts";
+import { startStaleReminders } from "./modules/notifications/stale-reminders.ts";
 import { startHousekeeping } from "./modules/abuse/housekeeping.ts";
 
 export const DEFAULT_SITE_ROOT = fileURLToPath(new URL("../site/dist", import.meta.url));
@@ -77,6 +78,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
     mailer: createMailer(config.mail),
   };
   const stopNotifier = startNotifier(services);
+  const stopReminders = startStaleReminders(services);
   const stopHousekeeping = startHousekeeping(services);
   const app = createApp(services, { siteRoot: options.siteRoot ?? DEFAULT_SITE_ROOT });
   const server = Bun.serve<SocketData>({
@@ -101,6 +103,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
       await server.stop(true);
       // Before the pubsub, mailer and database it uses are closed: mail under way is finished first.
       await stopNotifier();
+      await stopReminders();
       await stopHousekeeping();
       await invalidator.close();
       await pubsub.close();

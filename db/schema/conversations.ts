@@ -1,4 +1,5 @@
-import { boolean, index, snakeCase, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { boolean, index, smallint, snakeCase, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, id } from "./columns.ts";
 import { messageSender, messageState, messageType, presenceStatus } from "./enums.ts";
 import { blobs } from "./blobs.ts";
@@ -24,9 +25,23 @@ export const reportConversations = snakeCase.table(
     staffLastSeenAt: timestamp({ withTimezone: true }),
     staffLastTypedAt: timestamp({ withTimezone: true }),
     lastMessageAt: timestamp({ withTimezone: true }),
+    /**
+     * When the reporter's oldest message without a staff reply since was sent; null when staff
+     * have replied to everything (docs/decisions/041-stale-message-reminders.md). Set and cleared
+     * by the message's own write, so the reminders cost the chat no statement of their own.
+     */
+    awaitingReplySince: timestamp({ withTimezone: true }),
+    /** Reminders sent for the current wait, and when the last went out: the reminders' whole state. */
+    remindersSent: smallint().notNull().default(0),
+    lastRemindedAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex().on(t.submissionId), index().on(t.organisationId, t.lastMessageAt)],
+  (t) => [
+    uniqueIndex().on(t.submissionId),
+    index().on(t.organisationId, t.lastMessageAt),
+    // Only conversations waiting for a reply are in it: the reminders' sweep reads nothing else.
+    index("report_conversations_awaiting_reply_idx").on(t.awaitingReplySince).where(sql`${t.awaitingReplySince} is not null`),
+  ],
 );
 
 export const reportConversationMessages = snakeCase.table(

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { reportConversationMessages, reportConversations, reportSubmissions } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
@@ -73,6 +73,15 @@ async function reopenForReply(ctx: Ctx, tx: Database, submissionId: string) {
   return status;
 }
 
+/**
+ * The reminders' state (notifications/stale-reminders.ts), in the update the message makes anyway:
+ * the reporter's first unanswered message starts the wait, and a staff reply ends it.
+ */
+function awaitingReply(side: ConversationAccess["side"], now: Date) {
+  if (side === "Guest") return { awaitingReplySince: sql`coalesce(${reportConversations.awaitingReplySince}, ${now.toISOString()}::timestamptz)` };
+  return { awaitingReplySince: null, remindersSent: 0, lastRemindedAt: null };
+}
+
 /** The message row, the conversation's and report's timestamps and the audit entry, in the caller's transaction. */
 export async function insertMessage(
   tx: Database,
@@ -85,7 +94,7 @@ export async function insertMessage(
     .insert(reportConversationMessages)
     .values({ conversationId: access.conversation.id, organisationId: access.submission.organisationId, ...values, from: access.side, fromUserId: access.userId, createdAt: now })
     .returning();
-  await tx.update(reportConversations).set({ lastMessageAt: now }).where(eq(reportConversations.id, access.conversation.id));
+  await tx.update(reportConversations).set({ lastMessageAt: now, ...awaitingReply(access.side, now) }).where(eq(reportConversations.id, access.conversation.id));
   await tx.update(reportSubmissions).set({ updatedAt: now }).where(eq(reportSubmissions.id, access.submission.id));
   await recordActivity(tx, access.userId ? { userId: access.userId } : { kind: "anonymous" }, {
     organisationId: access.submission.organisationId,

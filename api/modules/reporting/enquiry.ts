@@ -63,7 +63,7 @@ export async function sendEnquiry(ctx: Ctx, organisationID: string, input: unkno
       .values({ organisationId: organisation.id, formId, buildId, reportId, status: "New", completed: true, completedAt: now, passwordHash, createdAt: now, updatedAt: now })
       .returning({ id: reportSubmissions.id });
     await tx.insert(reportSubmissionAnswers).values({ submissionId: submission!.id, widgetId: MESSAGE_WIDGET_ID, page: 0, answer: [message] });
-    const [conversation] = await tx.insert(reportConversations).values({ submissionId: submission!.id, organisationId: organisation.id, lastMessageAt: now }).returning({ id: reportConversations.id });
+    const [conversation] = await tx.insert(reportConversations).values({ submissionId: submission!.id, organisationId: organisation.id, lastMessageAt: now, awaitingReplySince: now }).returning({ id: reportConversations.id });
     await tx.insert(reportConversationMessages).values({ conversationId: conversation!.id, organisationId: organisation.id, type: "Text", message, from: "Guest", createdAt: now });
     await tx.insert(reportNotices).values({ submissionId: submission!.id, createdAt: now });
     await recordActivity(tx, { kind: "anonymous" }, { organisationId: organisation.id, objectType: "ReportSubmission", objectId: submission!.id, objectCode: reportId, action: "SendEnquiry" });

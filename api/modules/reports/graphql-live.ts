@@ -7,7 +7,9 @@ import { requirePermission, requireStaff } from "../access/policy.ts";
 import { liveScope, watchScope, type LiveScope } from "../conversations/list.ts";
 import { activityTopic } from "../conversations/write.ts";
 import { newReportTopic } from "../reporting/complete.ts";
+import { getReport } from "./detail.ts";
 import { reportUpdatedTopic } from "./events.ts";
+import { ReportSubmissionType } from "./graphql-types.ts";
 import type { DateFilter } from "./list.ts";
 import { LIVE_DEBOUNCE_MS, LiveChannels, liveChannelsOf, scopeKey } from "./live-share.ts";
 import { organisationUserStatsQuery, reportStatsQuery, userStatsQuery, type LiveQuery, type OrganisationUserStats, type ReportStats, type UserStats } from "./stats.ts";
@@ -130,6 +132,24 @@ builder.subscriptionFields((t) => ({
       return sharedLiveValue(ctx, "organisationUserStats", query, scope, [newReportTopic, reportUpdatedTopic, activityTopic]);
     },
     resolve: (value) => value,
+  }),
+  reportSubmission: t.field({
+    type: ReportSubmissionType,
+    description: "A report's admin view now, then after each change to it; ends with 'not found' once the subscriber may no longer see it.",
+    args: { id: t.arg.id({ required: true }) },
+    authScopes: { permission: "ReportSubmissionRead" },
+    subscribe: async (_root, args, ctx) => {
+      const first = await getReport(ctx, String(args.id));
+      // Every change is read again as the subscriber may see it now (getReport checks access each
+      // time), so an unassigned member or a deleted report ends the stream instead of leaking it.
+      // A suspended user's sessions end, and their sockets close with them.
+      return liveValue(
+        first,
+        () => getReport(ctx, first.id),
+        (changed) => ctx.services.pubsub.subscribe(reportUpdatedTopic(first.organisation.id), (payload) => payload.submissionId === first.id && changed()),
+      );
+    },
+    resolve: (view) => view,
   }),
   userStats: t.field({
     type: UserStatsRef,

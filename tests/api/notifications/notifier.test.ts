@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, inArray } from "drizzle-orm";
 import { organisationEmailSubscribers, organisations, reportNotices, reportSubmissionAssignees, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
-import { seedDemo } from "../../../db/seed/demo.ts";
 import { claimNotification } from "../../../api/modules/notifications/claim.ts";
 import { NEW_REPORT_SUBJECT, newMessageSubject, startNotifier } from "../../../api/modules/notifications/notifier.ts";
 import { NOTICE_TIMING } from "../../../api/modules/notifications/notice-queue.ts";
@@ -9,7 +8,8 @@ import { claimReportNotices } from "../../../api/modules/notifications/report-no
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { demoStaff, type DemoStaff } from "../../helpers/session.ts";
-import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from "../../helpers/smtp-server.ts";
+import type { ReceivedMail, TestSmtpServer } from "../../helpers/smtp-server.ts";
+import { bodyOf, startMailingDemo, subjectOf } from "../../helpers/notification-mail.ts";
 import { usingPostgres } from "../../setup/template.ts";
 import { updateOrganisations } from "../../helpers/organisations.ts";
 
@@ -25,12 +25,7 @@ const SECRET_MESSAGE = "I am the person in the second row";
 const SEND = `mutation ($id: ID, $text: String!) { reportConversationSendMessage(reportSubmissionID: $id, input: { type: Text, message: $text }) { id } }`;
 
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  server = await startTestServer({ env: { SMTP_URL: smtp.url } });
-  await seedDemo(server.db);
-  main = await demoForm(server, "demo", "Workplace Misconduct Report");
-  const [demo] = await server.db.select().from(organisations).where(eq(organisations.slug, "demo"));
-  demoId = demo!.id;
+  ({ smtp, server, demoId, main } = await startMailingDemo());
   // The seed has no subscriber; the console's Subscribers page would add one like this.
   await server.db.insert(organisationEmailSubscribers).values({ organisationId: demoId, firstName: "Sam", lastName: "Subscriber", email: SUBSCRIBER });
   as = await demoStaff(server);
@@ -58,13 +53,6 @@ async function expectMails(address: string, count: number): Promise<ReceivedMail
   expect(mailsTo(address).length).toBe(count);
   return mailsTo(address);
 }
-const subjectOf = (mail: ReceivedMail) => /^Subject: (.*)$/m.exec(mail.raw)?.[1];
-/** The text part as written: nodemailer sends it quoted-printable, with soft line breaks. */
-const bodyOf = (mail: ReceivedMail) =>
-  mail.raw
-    .slice(mail.raw.indexOf("\r\n\r\n") + 4)
-    .replace(/=\r\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 const claims = (submissionId: string, action: string) =>
   server.db.select().from(userActivities).where(and(eq(userActivities.objectId, submissionId), eq(userActivities.action, action)));
 

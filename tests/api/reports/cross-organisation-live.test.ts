@@ -89,6 +89,7 @@ const LIVE: LiveRow[] = [
   { name: "reportConversation (presence)", doc: `subscription ($id: ID) { reportConversation(reportSubmissionID: $id) { otherUserStatus lastSeenAt } }`, vars: (i) => ({ id: i.report }), owner: REPORT },
   { name: "reportConversations of the organisation", doc: `subscription ($org: ID) { reportConversations(organisationID: $org) { submissionId action } }`, vars: (i) => ({ org: i.organisation }), owner: ORGANISATION, onEvent: true },
   { name: "reportStats of the organisation", doc: `subscription ($org: ID) { reportStats(organisationID: $org) { totalReports newReports } }`, vars: (i) => ({ org: i.organisation }), owner: ORGANISATION },
+  { name: "reportSubmission (admin view)", doc: `subscription ($id: ID!) { reportSubmission(id: $id) { id status priority } }`, vars: (i) => ({ id: i.report }), owner: REPORT },
   { name: "organisationUserStats of the organisation", doc: `subscription ($org: ID) { organisationUserStats(organisationID: $org) { unreadMessages unassignedReports } }`, vars: (i) => ({ org: i.organisation }), owner: ORGANISATION },
 ];
 

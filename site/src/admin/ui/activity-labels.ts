@@ -20,6 +20,7 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   // The system
   NotifyNewReport: 'New report email sent',
   NotifyNewMessage: 'New message email sent',
+  NotifyStaleMessage: 'Reply reminder email sent',
   // Staff on a report
   Close: 'Report closed',
   Open: 'Report re-opened',
@@ -67,7 +68,7 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
 };
 
 /** Entries written by the system rather than a person; every other entry without a user is the reporter's. */
-const SYSTEM_ACTIONS: ReadonlySet<string> = new Set(['NotifyNewReport', 'NotifyNewMessage', 'SeedDemo', 'CreateSuperAdmin']);
+const SYSTEM_ACTIONS: ReadonlySet<string> = new Set(['NotifyNewReport', 'NotifyNewMessage', 'NotifyStaleMessage', 'SeedDemo', 'CreateSuperAdmin']);
 
 /** The spec shows the super admin's role with the product's name. */
 export const SUPER_ADMIN_LABEL = 'Lantern Admin';

@@ -11,6 +11,7 @@ import { JoinTeam } from './join-team';
 import { ReportHeader } from './report-header';
 import { reportRules } from './report-rules';
 import { ReportTabs } from './report-tabs';
+import { useReportLive } from './use-report-live';
 import './report-detail.css';
 
 type ReportDetailPageProps = {
@@ -25,9 +26,10 @@ export const REPORT_NOT_FOUND = 'Report Submission is not found';
 export const FORM_NOT_FOUND = 'Report Form is not found';
 
 export function ReportDetailPage({ viewer, tab, reportFormID, reportSubmissionID, organisationID }: ReportDetailPageProps) {
-  const [result] = useQuery<{ reportSubmissionGet: ReportDetail }>({ query: DETAIL_QUERY, variables: { id: reportSubmissionID } });
+  const [result, reexecute] = useQuery<{ reportSubmissionGet: ReportDetail }>({ query: DETAIL_QUERY, variables: { id: reportSubmissionID } });
   const listPath = reportListPath(organisationID);
   const report = result.data?.reportSubmissionGet;
+  useReportLive(reportSubmissionID, report, () => reexecute({ requestPolicy: 'network-only' }));
   const elsewhere = report !== undefined && (report.submissionForm.id !== reportFormID || (organisationID !== undefined && report.submissionForm.organisationID !== organisationID));
   const missing = elsewhere || (!report && errorCode(result.error) === 'NOT_FOUND');
   // A missing report's message, or the current tab when the tabs are shown, names the screen instead.
