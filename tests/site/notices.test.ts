@@ -1,9 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { $notices, clearNotices, notify } from "../../site/src/admin/ui/notice-store.ts";
 
-// Notices run timers through window.setTimeout; this test file has no DOM, so it lends one.
-(globalThis as { window?: unknown }).window ??= globalThis;
-
 afterEach(() => clearNotices());
 
 describe("notices", () => {

@@ -20,7 +20,7 @@ export function notify(text: string, tone: NoticeTone = 'positive'): void {
   const id = nextId++;
   const others = $notices.get().filter((notice) => notice.text !== text || notice.tone !== tone);
   $notices.set([...others, { id, tone, text }]);
-  window.setTimeout(() => dismissNotice(id), SHOW_MS);
+  setTimeout(() => dismissNotice(id), SHOW_MS);
 }
 
 export function clearNotices(): void {
