@@ -65,6 +65,7 @@ const OrganisationEditPage = lazyScreen('OrganisationEditPage', () =>
     OrganisationEditPage: (props: { viewer: Viewer; organisationID?: string | undefined }) => <screen.OrganisationEditPage {...props} RichTextEditor={slots.RichTextEditor} />,
   })),
 );
+const AuditLogsPage = lazyScreen('AuditLogsPage', () => import('./features/audit-logs/audit-logs-page'));
 const ProductPlansPage = lazyScreen('ProductPlansPage', () => import('./features/onboarding/product-plans-page'));
 const PRODUCT_PLANS_PATH = '/admin/manage/product-plans';
 const UsersPage = lazyScreen('UsersPage', () => import('./features/users/users-page'));
@@ -258,9 +259,16 @@ function screenRoute(screen: Screen, viewer: Viewer, search: string, returnPath?
     case 'subscribers':
     case 'tags':
     case 'resources':
-    case 'audit-logs':
     case 'not-found':
       return notFound();
+    case 'audit-logs':
+      // Members and guests have no audit log: they are sent home.
+      if (!can(viewer, 'UserActivityList')) return { kind: 'redirect', to: home };
+      return page(
+        'shell',
+        chunk(<AuditLogsPage key={`${screen.organisationID ?? ''}/${screen.parentAuditLogID ?? ''}`} viewer={viewer} organisationID={screen.organisationID} parentAuditLogID={screen.parentAuditLogID} />),
+        screen.organisationID,
+      );
     case 'invites':
       // Members (and guests) are sent home: they cannot invite (spec §6).
       if (!can(viewer, 'OrganisationMemberInviteList')) return { kind: 'redirect', to: home };
