@@ -44,3 +44,17 @@ export function testViewer(role: RoleName, options: { organisationId?: string | 
     organisation: organisationId ? { id: organisationId, name: "Org", slug: "org" } : null,
   };
 }
+
+type RouteResult = ReturnType<Routes["resolveSignedInRoute"]>;
+
+/** The name of the lazily loaded screen a route shows, or undefined for a redirect or another kind of page. */
+export function lazyScreenName(result: RouteResult): string | undefined {
+  if (result.kind !== "page") return undefined;
+  const element = result.element as { props: { children?: { type?: { displayName?: string } } } };
+  return element.props.children?.type?.displayName;
+}
+
+/** Resolves a path for a viewer of this role: in "org-1", or in none for a super admin. */
+export function resolveAs(routes: () => Routes) {
+  return (pathname: string, role: RoleName) => routes().resolveSignedInRoute({ pathname, search: "" }, testViewer(role, { organisationId: role === "SUPER_ADMIN" ? null : "org-1" }));
+}

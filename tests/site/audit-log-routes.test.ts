@@ -2,21 +2,15 @@ import { describe, expect, test } from "bun:test";
 import { Glob } from "bun";
 import { AUDIT_OBJECT_TYPES } from "../../api/shared/enums.ts";
 import { ALL_PERMISSIONS } from "../../api/shared/permissions.ts";
-import { testViewer, useAdminRoutes } from "../helpers/admin-routes.ts";
+import { lazyScreenName, resolveAs, useAdminRoutes } from "../helpers/admin-routes.ts";
 import { auditLogsPath } from "../../site/src/admin/paths.ts";
 import { activitySentence, WORDED_ACTIONS } from "../../site/src/admin/ui/activity-sentences.ts";
 import { readAuditLogParams, writeAuditLogParams } from "../../site/src/admin/features/audit-logs/audit-logs-api.ts";
 
 /** The Audit Logs screens (spec §2 Audit logs, §3 User activity; decision 040). */
 
-const adminRoutes = useAdminRoutes();
-const resolve = (pathname: string, role: Parameters<typeof testViewer>[0]) =>
-  adminRoutes().resolveSignedInRoute({ pathname, search: "" }, testViewer(role, { organisationId: role === "SUPER_ADMIN" ? null : "org-1" }));
-const screenName = (result: ReturnType<typeof resolve>) => {
-  if (result.kind !== "page") return undefined;
-  const element = result.element as { props: { children?: { type?: { displayName?: string } } } };
-  return element.props.children?.type?.displayName;
-};
+const resolve = resolveAs(useAdminRoutes());
+const screenName = lazyScreenName;
 
 describe("audit log routes", () => {
   test("owners, admins and super admins get the list and a group's logs; members and guests are sent home", () => {
