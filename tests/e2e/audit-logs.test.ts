@@ -104,12 +104,17 @@ describe("audit logs in the console", () => {
   test("a super admin inside Northwind sees only Northwind's entries; a member is sent home", async () => {
     const { server, browser, consoleOrigin } = suite;
     const [northwind] = await server.db.select({ id: organisations.id }).from(organisations).where(eq(organisations.slug, "northwind"));
+    // The super admin does something inside Northwind: their entry carries the branded admin name.
+    const superAdmin = await loginAs(server, "admin@lantern.test", DEMO_PASSWORD);
+    const made = await superAdmin.gql(`mutation ($o: ID) { tagCreate(name: "Northwind review", organisationID: $o) { id } }`, { o: northwind!.id });
+    expect(made.errors).toBeUndefined();
     const { page, problems } = await newConsolePage(browser);
     await signInToConsole(page, consoleOrigin, "admin@lantern.test");
     await page.goto(`${consoleOrigin}/admin/manage/organisations/audit-logs/${northwind!.id}`);
     await page.getByRole("heading", { name: "Audit Logs", level: 1 }).waitFor();
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit Logs", exact: true }).waitFor();
-    await entries(page).locator("tbody tr").first().waitFor();
+    const theirs = entries(page).locator("tbody tr", { hasText: 'Alex M. created the tag "Northwind review"' });
+    await theirs.getByText("Lantern Admin").waitFor();
     const text = await entries(page).textContent();
     expect(text).not.toContain(FINANCE);
     expect(text).not.toContain("changed the tags of a report");
