@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { organisations, reportSubmissions, roles, userActivities, users } from "../../../db/schema/index.ts";
 import type { Ctx, StaffActor } from "../../context.ts";
@@ -8,8 +8,9 @@ import { IdText, parseWith } from "../../lib/validation.ts";
 import { TEXT_LIMITS } from "../../shared/limits.ts";
 import { AUDIT_OBJECT_TYPES, type AuditObjectType, type RoleName } from "../../shared/enums.ts";
 import { isSuperAdmin, organisationScope, requirePermission } from "../access/policy.ts";
-import { ORGANISATION_NOT_FOUND } from "../reports/list.ts";
+import { endOfDay, ORGANISATION_NOT_FOUND, parseDateFilter, startOfDay, type DateFilter } from "../reports/list.ts";
 import { REPORT_NOT_FOUND, reportFor, visibleReports } from "../reports/policy.ts";
+import { USER_NOT_FOUND } from "../users/rules.ts";
 import { pageLimit, pageOffset } from "../users/service.ts";
 import { visibleMetadata } from "./metadata.ts";
 
@@ -41,6 +42,10 @@ export interface ActivityListArgs {
   parentID?: string | null;
   objectID?: string | null;
   objectType?: AuditObjectType | null;
+  /** Only this person's entries. */
+  userID?: string | null;
+  /** Inclusive UTC calendar days of createdAt, like the dashboard's filter: none in the future. */
+  dateFilter?: DateFilter | null;
   limit?: number | null;
   offset?: number | null;
 }
@@ -50,6 +55,7 @@ const FiltersSchema = v.object({
   parentID: v.nullish(IdText),
   objectID: v.nullish(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.id.max, "objectID must be at most 100 characters"))),
   objectType: v.nullish(v.picklist(AUDIT_OBJECT_TYPES, "Invalid object type")),
+  userID: v.nullish(IdText),
 });
 
 /** The organisation the reader works in; another's id answers exactly like one that does not exist. */
@@ -128,6 +134,24 @@ async function readableActivity(ctx: Ctx, actor: StaffActor, id: string, organis
 const homeScope = (actor: StaffActor) => organisationScope(actor, null, AUDIT_LOG_NOT_FOUND);
 
 /**
+ * The person a list is narrowed to: someone of the organisation in scope, or anyone who has acted
+ * in it (a super admin, a guest on its reports). Anyone else answers "not found", so the filter
+ * cannot tell whether another organisation's user exists.
+ */
+async function filterUser(ctx: Ctx, userID: string, organisationId: string | null): Promise<string> {
+  const id = requireUuid(userID, USER_NOT_FOUND);
+  const inScope = organisationId
+    ? or(
+        eq(users.organisationId, organisationId),
+        sql`exists (select 1 from ${userActivities} where ${userActivities.userId} = ${users.id} and ${userActivities.organisationId} = ${organisationId})`,
+      )
+    : undefined;
+  const [row] = await ctx.db.select({ id: users.id }).from(users).where(and(eq(users.id, id), inScope)).limit(1);
+  if (!row) throw notFound(USER_NOT_FOUND);
+  return row.id;
+}
+
+/**
  * A page of entries, newest first. Asking for one report's entries (objectType ReportSubmission
  * with its id) first checks that the reader may see that report, and refuses otherwise.
  * Without parentID only top-level entries are listed; the children of a grouped entry are read
@@ -149,6 +173,10 @@ export async function listActivities(ctx: Ctx, args: ActivityListArgs): Promise<
     if (filters.objectID) conditions.push(eq(userActivities.objectId, filters.objectID));
   }
   if (filters.objectType) conditions.push(eq(userActivities.objectType, filters.objectType));
+  if (filters.userID) conditions.push(eq(userActivities.userId, await filterUser(ctx, filters.userID, organisationId)));
+  const range = parseDateFilter(args.dateFilter);
+  if (range.from) conditions.push(gte(userActivities.createdAt, startOfDay(range.from)));
+  if (range.to) conditions.push(lt(userActivities.createdAt, endOfDay(range.to)));
 
   if (filters.parentID) {
     const parentId = requireUuid(filters.parentID, AUDIT_LOG_NOT_FOUND);

@@ -1,6 +1,8 @@
 import { builder } from "../../graphql/builder.ts";
 import { AUDIT_OBJECT_TYPES } from "../../shared/enums.ts";
 import { RoleNameEnum } from "../users/graphql.ts";
+import type { InputObjectRef } from "@pothos/core";
+import type { DateFilter } from "../reports/list.ts";
 import { getActivity, listActivities, parentActivity, type ActivityView } from "./activities.ts";
 
 /** The audit log (spec: userActivities, userActivity). The service checks scope and report access again. */
@@ -34,6 +36,10 @@ const UserActivityListType = builder.objectRef<{ total: number; list: ActivityVi
   fields: (t) => ({ total: t.exposeInt("total"), list: t.expose("list", { type: [UserActivityType] }) }),
 });
 
+// The reports' DateFilterInput (inclusive YYYY-MM-DD days), referred to by name so the modules stay apart.
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+const DateFilterRef = "DateFilterInput" as unknown as InputObjectRef<Types, NonNullable<DateFilter>>;
+
 const idOrNull = (id: string | number | null | undefined) => (id === null || id === undefined ? null : String(id));
 
 builder.queryFields((t) => ({
@@ -44,6 +50,8 @@ builder.queryFields((t) => ({
       parentID: t.arg.id(),
       objectID: t.arg.id(),
       objectType: t.arg({ type: AuditObjectTypeEnum }),
+      userID: t.arg.id({ description: "Only this person's entries." }),
+      dateFilter: t.arg({ type: DateFilterRef, description: "Inclusive days (YYYY-MM-DD, UTC) of the entry's date; none in the future." }),
       limit: t.arg.int(),
       offset: t.arg.int(),
     },
@@ -54,6 +62,8 @@ builder.queryFields((t) => ({
         parentID: idOrNull(args.parentID),
         objectID: idOrNull(args.objectID),
         objectType: args.objectType ?? null,
+        userID: idOrNull(args.userID),
+        dateFilter: args.dateFilter ?? null,
         limit: args.limit,
         offset: args.offset,
       }),

@@ -11,6 +11,12 @@ export interface ActivityEntry {
   action: string;
   metadata?: Record<string, unknown>;
   parentId?: string | null;
+  /**
+   * The parts of one action that each changed something of their own (the tags one assignment
+   * added and removed): written as the entry's children, and the entry marked grouped so the log
+   * offers View Logs. Children inherit the organisation.
+   */
+  children?: readonly Omit<ActivityEntry, "organisationId" | "children" | "parentId">[];
 }
 
 /**
@@ -31,8 +37,9 @@ export async function recordActivity(tx: Database, actor: Actor | { userId: stri
       action: entry.action,
       metadata: entry.metadata ?? {},
       parentId: entry.parentId ?? null,
-      isGrouped: false,
+      isGrouped: Boolean(entry.children?.length),
     })
     .returning({ id: userActivities.id });
+  for (const child of entry.children ?? []) await recordActivity(tx, actor, { ...child, organisationId: entry.organisationId, parentId: row!.id });
   return row!.id;
 }

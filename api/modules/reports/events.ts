@@ -5,7 +5,7 @@ import type { Ctx } from "../../context.ts";
 import { logError } from "../../lib/log.ts";
 import type { Permission } from "../../shared/permissions.ts";
 import { mutate } from "../access/policy.ts";
-import { recordActivity } from "../audit/service.ts";
+import { recordActivity, type ActivityEntry } from "../audit/service.ts";
 import { reportFor, type ReportAccess } from "./policy.ts";
 import { loadReportViews, type ReportView } from "./views.ts";
 
@@ -24,6 +24,8 @@ export interface ReportChange {
   /** The audit action, e.g. "Close". */
   action: string;
   metadata?: Record<string, unknown>;
+  /** The change's parts, shown under its entry's View Logs (audit service: children). */
+  children?: ActivityEntry["children"];
   /**
    * False for changes that are not the report's (a user's own mute switch, forwarding a link):
    * they must not move the report up the "Date Updated" sort for everyone.
@@ -67,5 +69,6 @@ export async function recordReportChange(tx: Database, access: ReportAccess, cha
     objectCode: access.submission.reportId,
     action: change.action,
     ...(change.metadata ? { metadata: change.metadata } : {}),
+    ...(change.children ? { children: change.children } : {}),
   });
 }

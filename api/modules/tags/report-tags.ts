@@ -28,6 +28,11 @@ export async function assignReportTags(ctx: Ctx, id: unknown, tagIds: readonly u
       : [];
     // Another organisation's tag, an archived one or an unknown id: all the same "not found".
     if (found.length !== wanted.length) throw new UserError("NOT_FOUND", TAG_NOT_FOUND);
+    const before = await tx
+      .select({ id: tags.id, name: tags.name })
+      .from(reportSubmissionTags)
+      .innerJoin(tags, eq(tags.id, reportSubmissionTags.tagId))
+      .where(and(eq(reportSubmissionTags.submissionId, access.submission.id), eq(tags.archived, false)));
     // Links to archived tags stay (hidden from views), so unarchiving a tag restores it where it was.
     await tx
       .delete(reportSubmissionTags)
@@ -39,6 +44,16 @@ export async function assignReportTags(ctx: Ctx, id: unknown, tagIds: readonly u
         ),
       );
     if (wanted.length) await tx.insert(reportSubmissionTags).values(wanted.map((tagId) => ({ submissionId: access.submission.id, tagId }))).onConflictDoNothing();
-    return { action: "AssignTags", metadata: { tags: found.map((tag) => tag.name).sort() } };
+    return { action: "AssignTags", metadata: { tags: found.map((tag) => tag.name).sort() }, children: tagChanges(before, found) };
   });
+}
+
+type NamedTag = { id: string; name: string };
+
+/** One child entry per tag the assignment added or removed, so the log can say which (View Logs). */
+function tagChanges(before: readonly NamedTag[], after: readonly NamedTag[]) {
+  const had = new Set(before.map((tag) => tag.id));
+  const has = new Set(after.map((tag) => tag.id));
+  const entry = (action: "TagAdded" | "TagRemoved") => (tag: NamedTag) => ({ objectType: "Tag" as const, objectId: tag.id, action, metadata: { name: tag.name } });
+  return [...after.filter((tag) => !had.has(tag.id)).map(entry("TagAdded")), ...before.filter((tag) => !has.has(tag.id)).map(entry("TagRemoved"))];
 }

@@ -67,6 +67,7 @@ const OrganisationEditPage = lazyScreen('OrganisationEditPage', () =>
     OrganisationEditPage: (props: { viewer: Viewer; organisationID?: string | undefined }) => <screen.OrganisationEditPage {...props} RichTextEditor={slots.RichTextEditor} />,
   })),
 );
+const AuditLogsPage = lazyScreen('AuditLogsPage', () => import('./features/audit-logs/audit-logs-page'));
 const ProductPlansPage = lazyScreen('ProductPlansPage', () => import('./features/onboarding/product-plans-page'));
 const PRODUCT_PLANS_PATH = '/admin/manage/product-plans';
 const ResourcesPage = lazyScreen('ResourcesPage', () => import('./features/resources/resources-page'));
@@ -268,10 +269,16 @@ function screenRoute(screen: Screen, viewer: Viewer, search: string, returnPath?
     case 'subscribers':
     case 'tags':
       return workspaceRoute(screen, viewer);
-    // Built by the workspace screens (issue 13): until it lands its address is not found.
-    case 'audit-logs':
     case 'not-found':
       return notFound();
+    case 'audit-logs':
+      // Members and guests have no audit log: they are sent home.
+      if (!can(viewer, 'UserActivityList')) return { kind: 'redirect', to: home };
+      return page(
+        'shell',
+        chunk(<AuditLogsPage key={`${screen.organisationID ?? ''}/${screen.parentAuditLogID ?? ''}`} viewer={viewer} organisationID={screen.organisationID} parentAuditLogID={screen.parentAuditLogID} />),
+        screen.organisationID,
+      );
     case 'invites':
       // Members (and guests) are sent home: they cannot invite (spec §6).
       if (!can(viewer, 'OrganisationMemberInviteList')) return { kind: 'redirect', to: home };

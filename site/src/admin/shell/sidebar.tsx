@@ -1,5 +1,6 @@
 import { useStore } from '../../lib/use-store';
 import {
+  auditLogsPath,
   conversationsPath,
   dashboardPath,
   formTemplateListPath,
@@ -77,7 +78,7 @@ function reportingItems(viewer: Viewer, organisationID: string | undefined): Ite
   return [{ label: 'Forms', to, active: (pathname) => pathname === to || /^\/admin\/manage(\/organisations)?\/report-forms\//.test(pathname) }];
 }
 
-/** Manage, in the spec's order: Profile, Users, Organisations, Form Templates, Subscribers, Invites, Tags (audit logs as they are built), then Product Plans. */
+/** Manage, in the spec's order: Profile, Users, Organisations, Form Templates, Subscribers, Invites, Tags, the super admin's Product Plans, and Audit Logs last. */
 function manageItems(viewer: Viewer, organisationID?: string): Item[] {
   const profile = settingsPath();
   const items: Item[] = [{ label: 'Profile', to: profile, active: (pathname) => pathname === profile }, ...userItems(viewer, organisationID)];
@@ -93,6 +94,7 @@ function manageItems(viewer: Viewer, organisationID?: string): Item[] {
   items.push(...inviteItems(viewer, organisationID));
   items.push(...workspaceItem(viewer, organisationID, 'Tags', 'TagCreate', tagsPath));
   if (can(viewer, 'ProductPlanCreate')) items.push({ label: 'Product Plans', to: '/admin/manage/product-plans', active: (pathname) => pathname === '/admin/manage/product-plans' });
+  items.push(...auditLogItems(viewer, organisationID));
   return items;
 }
 
@@ -108,6 +110,13 @@ function inviteItems(viewer: Viewer, organisationID: string | undefined): Item[]
   if (!can(viewer, 'OrganisationMemberInviteList')) return [];
   const to = invitesPath(organisationID);
   return [{ label: 'Invites', to, active: (pathname) => pathname === to }];
+}
+
+/** Manage's Audit Logs, for owners and admins, and for a super admin: across organisations, or inside one its own. */
+function auditLogItems(viewer: Viewer, organisationID: string | undefined): Item[] {
+  if (!can(viewer, 'UserActivityList')) return [];
+  const to = auditLogsPath(organisationID);
+  return [{ label: 'Audit Logs', to, active: (pathname) => pathname === to || pathname.startsWith(`${to}/`) }];
 }
 
 /** Users, and for a super admin outside any organisation its role sub-items (spec §2 Sidebar). */

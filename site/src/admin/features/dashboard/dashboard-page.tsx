@@ -5,8 +5,9 @@ import { errorMessage } from '../../ui/errors';
 import { ErrorBanner } from '../../ui/error-banner';
 import { useLiveRefresh } from '../../ui/use-live-refresh';
 import { isSuperAdmin, type Viewer } from '../../viewer';
-import { dateFilterOf, LATEST_QUERY, rangeProblem, STATS_QUERY, STATS_SUBSCRIPTION, type DateRange, type LatestReport, type ReportStats } from './dashboard-api';
-import { DateRangeFilter } from './date-range-filter';
+import { DateRangeFilter } from '../../ui/date-range-filter';
+import { dateFilterOf, rangeProblem, type DateRange } from '../../ui/date-range';
+import { LATEST_QUERY, STATS_QUERY, STATS_SUBSCRIPTION, type LatestReport, type ReportStats } from './dashboard-api';
 import { LatestReports } from './latest-reports';
 import { StatTiles } from './stat-tiles';
 import './dashboard.css';
@@ -60,7 +61,7 @@ export function DashboardPage({ viewer, organisationID }: DashboardPageProps) {
     <main className="admin-page stack">
       <div className="page-header">
         <h1 className="page-header__title" tabIndex={-1}>Dashboard</h1>
-        <DateRangeFilter value={range} onChange={setRange} />
+        <DateRangeFilter idPrefix="dashboard" legend="Filter by date completed" value={range} onChange={setRange} />
       </div>
       <ErrorBanner message={error} />
       <StatTiles stats={invalid ? undefined : shownStats} />

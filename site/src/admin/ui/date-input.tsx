@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { displayDate, isIsoDate } from '../../../../../api/shared/form-definition';
+import { displayDate, isIsoDate } from '../../../../api/shared/form-definition';
 
 type DateInputProps = {
   id: string;
