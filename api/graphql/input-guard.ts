@@ -15,6 +15,7 @@ import {
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { FORM_LIMITS, NUL_CHARACTER, NUL_NOT_ALLOWED, TEXT_LIMITS, type TextLimit } from "../shared/limits.ts";
+import { RESOURCE_TEXT_LIMITS } from "../shared/resources.ts";
 
 /**
  * Every String and ID argument and input field (by schema coordinate) whose text may be longer than
@@ -95,11 +96,11 @@ export const TEXT_ARGUMENT_LIMITS: Record<string, TextLimit> = {
   "UserUpdateInput.password": TEXT_LIMITS.password,
   "Query.resourceVideos(search:)": TEXT_LIMITS.search,
   "Query.resourceDocuments(search:)": TEXT_LIMITS.search,
-  "ResourceVideoInput.title": TEXT_LIMITS.resourceTitle,
-  "ResourceVideoInput.description": TEXT_LIMITS.resourceDescription,
-  "ResourceVideoInput.videoSrc": TEXT_LIMITS.videoUrl,
-  "ResourceDocumentInput.title": TEXT_LIMITS.resourceTitle,
-  "ResourceDocumentInput.description": TEXT_LIMITS.resourceDescription,
+  "ResourceVideoInput.title": RESOURCE_TEXT_LIMITS.title,
+  "ResourceVideoInput.description": RESOURCE_TEXT_LIMITS.description,
+  "ResourceVideoInput.videoSrc": RESOURCE_TEXT_LIMITS.videoUrl,
+  "ResourceDocumentInput.title": RESOURCE_TEXT_LIMITS.title,
+  "ResourceDocumentInput.description": RESOURCE_TEXT_LIMITS.description,
 };
 
 /** The bound of a text the table does not name: ids are short, and so is any other string. */

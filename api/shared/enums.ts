@@ -123,8 +123,6 @@ export const SORT_KEYS = ["DateCreated", "DateUpdated", "Alphabetical"] as const
 export const CONVERSATION_SORT_KEYS = ["DateCreated", "DateLastMessage", "Priority"] as const;
 export const SORT_DIRECTIONS = ["Ascending", "Descending"] as const;
 
-export const AUDIT_OBJECT_TYPES = ["Self", "User", "Organisation", "Blob", "Tag", "ReportSubmission", "ReportForm", "OnboardInvite"] as const;
-export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
 
 /** What a stored blob is for; decides who may read it. */
 export const BLOB_PURPOSES = ["Attachment", "ChatImage", "OrganisationLogo", "Avatar", "ResourceDocument"] as const;

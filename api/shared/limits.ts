@@ -13,7 +13,7 @@ export interface TextLimit {
   readonly tooLong: string;
 }
 
-const limit = (max: number, tooLong = `Must be at most ${max} characters`): TextLimit => ({ max, tooLong });
+export const limit = (max: number, tooLong = `Must be at most ${max} characters`): TextLimit => ({ max, tooLong });
 
 /**
  * Search texts are matched as substrings on every keystroke; a long one only costs the database
@@ -44,10 +44,6 @@ export const TEXT_LIMITS = {
   answer: limit(20_000, "Answers can be at most 20000 characters"),
   /** A solved proof-of-work challenge (decision 016): a signed payload, its signature and a nonce. */
   verifyToken: limit(1000),
-  /** Help resources (decision 039): a title, a few sentences, and a video's address. */
-  resourceTitle: limit(200, "Title must be at most 200 characters."),
-  resourceDescription: limit(5000, "Description must be at most 5,000 characters."),
-  videoUrl: limit(2000, "Video URL must be at most 2,000 characters."),
   /** Anything else: codes, labels, keys. */
   short: limit(200),
 } as const satisfies Record<string, TextLimit>;
@@ -76,8 +72,3 @@ export const FORM_LIMITS = {
   messageHtml: limit(RICH_TEXT_MAX_LENGTH, `Messages can be at most ${RICH_TEXT_MAX_LENGTH} characters`),
 } as const;
 
-/** Spec §5 and §9: a help document's types and size, checked by the console and again by the server. */
-export const RESOURCE_DOCUMENT_TYPES = ["doc", "docx", "xls", "xlsx", "ppt", "pptx", "pdf", "png", "jpg", "jpeg", "gif", "txt"] as const;
-export const RESOURCE_DOCUMENT_MAX_BYTES = 25_000_000;
-export const RESOURCE_DOCUMENT_TYPE_REFUSED = `Files of this type cannot be uploaded. Allowed types: ${RESOURCE_DOCUMENT_TYPES.map((type) => `.${type}`).join(", ")}.`;
-export const RESOURCE_DOCUMENT_TOO_LARGE = "This file is too large: a document can be at most 25,000,000 bytes.";

@@ -1,6 +1,5 @@
 import { pgEnum } from "drizzle-orm/pg-core";
 import {
-  AUDIT_OBJECT_TYPES,
   AUTH_TOKEN_PURPOSES,
   BLOB_PURPOSES,
   CONDITION_MATCH_TYPES,
@@ -20,6 +19,7 @@ import {
   SUBMISSION_STATUSES,
   WIDGET_TYPES,
 } from "../../api/shared/enums.ts";
+import { AUDIT_OBJECT_TYPES } from "../../api/shared/audit-object-types.ts";
 
 export const roleName = pgEnum("role_name", ROLE_NAMES);
 export const formType = pgEnum("form_type", FORM_TYPES);

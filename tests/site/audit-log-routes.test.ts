@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Glob } from "bun";
-import { AUDIT_OBJECT_TYPES } from "../../api/shared/enums.ts";
+import { AUDIT_OBJECT_TYPES } from "../../api/shared/audit-object-types.ts";
 import { ALL_PERMISSIONS } from "../../api/shared/permissions.ts";
 import { lazyScreenName, resolveAs, testViewer, useAdminRoutes } from "../helpers/admin-routes.ts";
 import { auditLogsPath } from "../../site/src/admin/paths.ts";

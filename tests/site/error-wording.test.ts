@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { CombinedError } from "urql";
 import { errorMessage } from "../../site/src/admin/ui/errors.ts";
-import { ACTION_FAILED_MESSAGE, errorMessageFrom, FALLBACK_ERROR_MESSAGE } from "../../site/src/lib/http.ts";
+import { ACTION_FAILED_MESSAGE } from "../../site/src/lib/action-failed.ts";
+import { errorMessageFrom, FALLBACK_ERROR_MESSAGE } from "../../site/src/lib/http.ts";
 
 // The two documents word the fallback differently: sign-in calls say 'Something went wrong. Please try again.',
 // the console and attach-files 'Something went wrong, please try again.' (document 2 §8).

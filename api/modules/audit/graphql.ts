@@ -1,5 +1,5 @@
 import { builder } from "../../graphql/builder.ts";
-import { AUDIT_OBJECT_TYPES } from "../../shared/enums.ts";
+import { AUDIT_OBJECT_TYPES } from "../../shared/audit-object-types.ts";
 import { RoleNameEnum } from "../users/graphql.ts";
 import type { InputObjectRef } from "@pothos/core";
 import type { DateFilter } from "../reports/list.ts";

@@ -1,7 +1,7 @@
 import type { Database } from "../../../db/client.ts";
 import { userActivities } from "../../../db/schema/index.ts";
 import type { Actor } from "../../context.ts";
-import type { AuditObjectType } from "../../shared/enums.ts";
+import type { AuditObjectType } from "../../shared/audit-object-types.ts";
 
 export interface ActivityEntry {
   organisationId: string | null;

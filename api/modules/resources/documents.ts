@@ -5,7 +5,7 @@ import type { Ctx } from "../../context.ts";
 import { badInput, notFound, UserError } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { parseWith } from "../../lib/validation.ts";
-import { RESOURCE_DOCUMENT_MAX_BYTES, RESOURCE_DOCUMENT_TOO_LARGE, RESOURCE_DOCUMENT_TYPE_REFUSED, RESOURCE_DOCUMENT_TYPES } from "../../shared/limits.ts";
+import { RESOURCE_DOCUMENT_MAX_BYTES, RESOURCE_DOCUMENT_TOO_LARGE, RESOURCE_DOCUMENT_TYPE_REFUSED, RESOURCE_DOCUMENT_TYPES } from "../../shared/resources.ts";
 import { mutate, requirePermission } from "../access/policy.ts";
 import { incomingImage } from "../files/chat-image.ts";
 import { checkUpload, type CheckedUpload } from "../files/checked-upload.ts";

@@ -6,7 +6,7 @@ import type { Ctx, StaffActor } from "../../context.ts";
 import { forbidden } from "../../lib/errors.ts";
 import { containsPattern, searchTextOf } from "../../lib/validation.ts";
 import type { ListFilter } from "../../shared/enums.ts";
-import { TEXT_LIMITS } from "../../shared/limits.ts";
+import { RESOURCE_TEXT_LIMITS } from "../../shared/resources.ts";
 import { isWebAddress, VIDEO_URL_SCHEMES } from "../../shared/web-address.ts";
 import { requirePermission } from "../access/policy.ts";
 import { recordActivity } from "../audit/service.ts";
@@ -21,12 +21,12 @@ export const RESOURCE_NOT_FOUND = "Resource not found";
 
 const required = (limit: { max: number; tooLong: string }) => v.pipe(v.string("Required"), v.trim(), v.nonEmpty("Required"), v.maxLength(limit.max, limit.tooLong));
 
-export const TextFields = { title: required(TEXT_LIMITS.resourceTitle), description: required(TEXT_LIMITS.resourceDescription) };
+export const TextFields = { title: required(RESOURCE_TEXT_LIMITS.title), description: required(RESOURCE_TEXT_LIMITS.description) };
 
 export const VideoInput = v.object({
   ...TextFields,
   // Stored as the parsed address's own spelling, so what the console links to is exactly what was checked.
-  videoSrc: v.pipe(required(TEXT_LIMITS.videoUrl), v.check(isWebAddress, VIDEO_URL_SCHEMES), v.transform((text) => new URL(text).href)),
+  videoSrc: v.pipe(required(RESOURCE_TEXT_LIMITS.videoUrl), v.check(isWebAddress, VIDEO_URL_SCHEMES), v.transform((text) => new URL(text).href)),
 });
 
 export const DocumentTextInput = v.object(TextFields);

@@ -6,8 +6,6 @@ import { challengeIn, withSolution, type Challenge } from './proof-of-work';
 
 /** Sign-in calls' fallback (document 1 §8). */
 export const FALLBACK_ERROR_MESSAGE = 'Something went wrong. Please try again.';
-/** The console's and attach-files' fallback, as document 2 §8 words it: a failure with no message of its own. */
-export const ACTION_FAILED_MESSAGE = 'Something went wrong, please try again.';
 
 // The spec rewrites this one status so users understand why an upload failed.
 const PAYLOAD_TOO_LARGE_MESSAGE = '413 Request Entity Too Large';

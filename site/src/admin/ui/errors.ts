@@ -1,5 +1,5 @@
 import type { CombinedError } from 'urql';
-import { ACTION_FAILED_MESSAGE } from '../../lib/http';
+import { ACTION_FAILED_MESSAGE } from '../../lib/action-failed';
 
 /** The first GraphQL error's message (the server's own wording), else the generic one. */
 export function errorMessage(error: CombinedError | undefined): string | undefined {

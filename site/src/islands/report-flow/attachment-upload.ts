@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { ACTION_FAILED_MESSAGE, errorMessageFrom } from '../../lib/http';
+import { ACTION_FAILED_MESSAGE } from '../../lib/action-failed';
+import { errorMessageFrom } from '../../lib/http';
 
 // Attachment limits and the upload itself (spec sections 5 and 9).
 

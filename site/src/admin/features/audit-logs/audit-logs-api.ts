@@ -1,4 +1,4 @@
-import { AUDIT_OBJECT_TYPES } from '../../../../../api/shared/enums';
+import { AUDIT_OBJECT_TYPES } from '../../../../../api/shared/audit-object-types';
 import { pickParam, readSearchAndPage } from '../../ui/list-address';
 import type { ActivityUser } from '../../ui/activity-labels';
 

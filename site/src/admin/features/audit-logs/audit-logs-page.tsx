@@ -2,7 +2,7 @@ import { useCallback, useMemo } from 'react';
 import { useQuery } from 'urql';
 import { formatDateTime } from '../../../lib/format';
 import { useStore } from '../../../lib/use-store';
-import { AUDIT_OBJECT_TYPES } from '../../../../../api/shared/enums';
+import { AUDIT_OBJECT_TYPES } from '../../../../../api/shared/audit-object-types';
 import { auditLogsPath } from '../../paths';
 import { $location, navigate } from '../../router';
 import { ActionsHeader } from '../../ui/actions-header';

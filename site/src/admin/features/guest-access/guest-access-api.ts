@@ -12,7 +12,7 @@ export type InviteRow = { id: string; reportID: string; status: InviteStatus; or
 export type OrganisationRow = { id: string; name: string; createdAt: string };
 
 /** The spec's fallback for a failed accept or reject (its own punctuation, unlike the sign-in one). */
-export { ACTION_FAILED_MESSAGE as INVITE_ANSWER_FAILED } from '../../../lib/http';
+export { ACTION_FAILED_MESSAGE as INVITE_ANSWER_FAILED } from '../../../lib/action-failed';
 
 /** How each status reads in the list. */
 export const STATUS_LABELS: Record<InviteStatus, string> = { Opened: 'Pending', Approved: 'Accepted', Rejected: 'Rejected', Aborted: 'Withdrawn' };

@@ -1,4 +1,4 @@
-import { RESOURCE_DOCUMENT_MAX_BYTES, RESOURCE_DOCUMENT_TOO_LARGE, RESOURCE_DOCUMENT_TYPE_REFUSED, RESOURCE_DOCUMENT_TYPES } from '../../../../../api/shared/limits';
+import { RESOURCE_DOCUMENT_MAX_BYTES, RESOURCE_DOCUMENT_TOO_LARGE, RESOURCE_DOCUMENT_TYPE_REFUSED, RESOURCE_DOCUMENT_TYPES } from '../../../../../api/shared/resources';
 import { isWebAddress, VIDEO_URL_SCHEMES } from '../../../../../api/shared/web-address';
 
 // The Resources screen's calls (spec §2 Resources, §7 resourceVideos, resourceDocuments and their mutations).
