@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { TextField } from '../../lib/text-field';
 import { Dialog } from './dialog';
 import { ErrorBanner } from './error-banner';
+import { DialogFormActions } from './dialog-form';
 
 type EmailDialogProps = {
   title: string;
@@ -42,14 +43,7 @@ export function EmailDialog({ title, intro, fieldId, submitLabel, busyLabel, onS
         <ErrorBanner message={error} />
         <p className="muted">{intro}</p>
         <TextField id={fieldId} label="Email Address" type="email" value={email} onChange={setEmail} error={fieldError} />
-        <div className="actions dialog__actions">
-          <button type="button" className="button button--secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className="button" disabled={busy}>
-            {busy ? busyLabel : submitLabel}
-          </button>
-        </div>
+        <DialogFormActions busy={busy} submitLabel={submitLabel} busyLabel={busyLabel} onCancel={onClose} />
       </form>
     </Dialog>
   );

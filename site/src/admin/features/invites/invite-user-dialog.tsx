@@ -6,6 +6,7 @@ import { ErrorBanner } from '../../ui/error-banner';
 import { errorMessage } from '../../ui/errors';
 import type { Viewer } from '../../viewer';
 import { CREATE_MUTATION, ROLES_QUERY, invitableRoles, type InviteCreateData, type RoleOption } from './invites-api';
+import { DialogFormActions, requiredErrors } from '../../ui/dialog-form';
 
 type InviteUserDialogProps = {
   viewer: Viewer;
@@ -21,11 +22,6 @@ type FieldErrors = Partial<Record<keyof Fields, string>>;
 
 const EMPTY: Fields = { firstName: '', lastName: '', email: '', roleID: '' };
 
-function requiredErrors(fields: Fields): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const key of Object.keys(fields) as (keyof Fields)[]) if (fields[key].trim() === '') errors[key] = 'Required';
-  return errors;
-}
 
 /** The Invite User modal: First Name, Last Name, Email and Role, each 'Required' (spec §2, §5). */
 export function InviteUserDialog({ viewer, organisationID, onCreated, onClose }: InviteUserDialogProps) {
@@ -88,14 +84,7 @@ export function InviteUserDialog({ viewer, organisationID, onCreated, onClose }:
             </p>
           )}
         </div>
-        <div className="actions dialog__actions">
-          <button type="button" className="button button--secondary" onClick={onClose} disabled={creating.fetching}>
-            Cancel
-          </button>
-          <button type="submit" className="button" disabled={creating.fetching}>
-            {creating.fetching ? 'Inviting…' : 'Invite'}
-          </button>
-        </div>
+        <DialogFormActions busy={creating.fetching} submitLabel='Invite' busyLabel='Inviting…' onCancel={onClose} />
       </form>
     </Dialog>
   );

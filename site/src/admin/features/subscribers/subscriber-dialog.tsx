@@ -5,6 +5,7 @@ import { Dialog } from '../../ui/dialog';
 import { ErrorBanner } from '../../ui/error-banner';
 import { errorMessage, fieldProblems } from '../../ui/errors';
 import { CREATE_MUTATION, type SubscriberCreateData } from './subscribers-api';
+import { DialogFormActions, requiredErrors } from '../../ui/dialog-form';
 
 type SubscriberDialogProps = {
   /** The organisation a super admin is working inside; others add their own organisation's. */
@@ -18,11 +19,6 @@ type FieldErrors = Partial<Record<keyof Fields, string>>;
 
 const EMPTY: Fields = { firstName: '', lastName: '', email: '' };
 
-function requiredErrors(fields: Fields): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const key of Object.keys(fields) as (keyof Fields)[]) if (fields[key].trim() === '') errors[key] = 'Required';
-  return errors;
-}
 
 /** Add Subscriber: first name, last name and email, each 'Required'; the email input is of type email (spec §5). */
 export function SubscriberDialog({ organisationID, onCreated, onClose }: SubscriberDialogProps) {
@@ -57,14 +53,7 @@ export function SubscriberDialog({ organisationID, onCreated, onClose }: Subscri
         <TextField id="subscriber-first-name" label="First Name" value={fields.firstName} onChange={set('firstName')} error={errors.firstName} />
         <TextField id="subscriber-last-name" label="Last Name" value={fields.lastName} onChange={set('lastName')} error={errors.lastName} />
         <TextField id="subscriber-email" label="Email" type="email" value={fields.email} onChange={set('email')} error={errors.email} />
-        <div className="actions dialog__actions">
-          <button type="button" className="button button--secondary" onClick={onClose} disabled={creating.fetching}>
-            Cancel
-          </button>
-          <button type="submit" className="button" disabled={creating.fetching}>
-            {creating.fetching ? 'Saving…' : 'Save'}
-          </button>
-        </div>
+        <DialogFormActions busy={creating.fetching} submitLabel='Save' busyLabel='Saving…' onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -5,6 +5,7 @@ import { Dialog } from '../../ui/dialog';
 import { ErrorBanner } from '../../ui/error-banner';
 import { errorMessage } from '../../ui/errors';
 import { CREATE_MUTATION, UPDATE_MUTATION, type TagRow } from './tags-api';
+import { DialogFormActions } from '../../ui/dialog-form';
 
 type TagNameDialogProps = {
   /** The tag to rename; without one, a new tag. */
@@ -46,14 +47,7 @@ export function TagNameDialog({ tag, organisationID, onSaved, onClose }: TagName
       <form className="stack" noValidate onSubmit={(event) => void submit(event)}>
         <ErrorBanner message={error} />
         <TextField id="tag-name" label="Name" value={name} onChange={setName} error={required ? 'Required' : undefined} />
-        <div className="actions dialog__actions">
-          <button type="button" className="button button--secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className="button" disabled={busy}>
-            {busy ? 'Saving…' : 'Save'}
-          </button>
-        </div>
+        <DialogFormActions busy={busy} submitLabel='Save' busyLabel='Saving…' onCancel={onClose} />
       </form>
     </Dialog>
   );

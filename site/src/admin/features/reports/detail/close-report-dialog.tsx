@@ -7,6 +7,7 @@ import { ErrorBanner } from '../../../ui/error-banner';
 import { errorMessage } from '../../../ui/errors';
 import { notify } from '../../../ui/notice-store';
 import { CLOSE_MUTATION } from './detail-api';
+import { DialogFormActions } from '../../../ui/dialog-form';
 
 type Outcome = (typeof CLOSE_OUTCOMES)[number];
 
@@ -51,14 +52,7 @@ export function CloseReportDialog({ reportID, onClose }: { reportID: string; onC
           </label>
           <textarea id="close-note" className="field__input" rows={3} value={note} onChange={(event) => setNote(event.target.value)} />
         </div>
-        <div className="actions dialog__actions">
-          <button type="button" className="button button--secondary" onClick={onClose} disabled={state.fetching}>
-            Cancel
-          </button>
-          <button type="submit" className="button" disabled={state.fetching}>
-            {state.fetching ? 'Closing…' : 'Close Report'}
-          </button>
-        </div>
+        <DialogFormActions busy={state.fetching} submitLabel='Close Report' busyLabel='Closing…' onCancel={onClose} />
       </form>
     </Dialog>
   );
