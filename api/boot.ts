@@ -76,6 +76,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
     draftSnapshots: new DraftSnapshots(),
     blobs: createBlobStore(config.blobs),
     mailer: createMailer(config.mail),
+    translator: null,
   };
   const stopNotifier = startNotifier(services);
   const stopReminders = startStaleReminders(services);

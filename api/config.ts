@@ -53,6 +53,10 @@ const EnvSchema = v.object({
   SSO_CLIENT_SECRET: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(500, "must be at most 500 characters"))),
   SSO_TENANT: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^[A-Za-z0-9][A-Za-z0-9.-]{0,199}$/, "must be a tenant id or domain such as contoso.onmicrosoft.com"))),
   SSO_AUTHORITY: v.optional(urlWithScheme(["https", "http"]), "https://login.microsoftonline.com"),
+  // Form translation (docs/decisions/043-form-translation.md): none unless a provider is named.
+  TRANSLATION_PROVIDER: v.optional(v.picklist(["libretranslate", "deepl", "google"], "must be libretranslate, deepl or google")),
+  TRANSLATION_URL: v.optional(urlWithScheme(["https", "http"])),
+  TRANSLATION_API_KEY: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(500, "must be at most 500 characters"))),
 });
 
 export type BlobStoreConfig =
@@ -70,6 +74,25 @@ export interface SsoConfig {
   authority: string;
 }
 
+/**
+ * The machine-translation provider for organisations' forms; null when none is set up. A
+ * LibreTranslate-compatible server is the private choice (it can run beside Lantern); DeepL and
+ * Google Cloud Translation are hosted services reached with an API key.
+ */
+export interface TranslationConfig {
+  provider: "libretranslate" | "deepl" | "google";
+  /** Base URL without a trailing slash; each provider has its public default. */
+  url: string;
+  apiKey: string | null;
+}
+
+const TRANSLATION_DEFAULT_URLS: Record<TranslationConfig["provider"], string | null> = {
+  // A LibreTranslate server is the operator's own: there is no sensible default address.
+  libretranslate: null,
+  deepl: "https://api.deepl.com",
+  google: "https://translation.googleapis.com",
+};
+
 export type MailConfig = { kind: "outbox"; directory: string; from: string } | { kind: "smtp"; url: string; from: string };
 
 export interface Config {
@@ -84,6 +107,7 @@ export interface Config {
   protocol: "http" | "https";
   logLevel: "silent" | "error" | "info";
   sso: SsoConfig | null;
+  translation: TranslationConfig | null;
 }
 
 export class ConfigError extends Error {}
@@ -116,6 +140,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     : { kind: "local", directory: resolve(dataDir, "blobs") };
   return {
     sso: ssoConfig(e, production),
+    translation: translationConfig(e),
     port: e.PORT,
     appDomain: e.APP_DOMAIN,
     dataDir,
@@ -139,6 +164,17 @@ function ssoConfig(e: v.InferOutput<typeof EnvSchema>, production: boolean): Sso
   // Keys and tokens fetched over plain HTTP could be swapped on the way: only tests on loopback may.
   if (production && !e.SSO_AUTHORITY.startsWith("https://")) throw new ConfigError("Invalid configuration: SSO_AUTHORITY must start with https:// in production");
   return { clientId: e.SSO_CLIENT_ID, clientSecret: e.SSO_CLIENT_SECRET, tenant: e.SSO_TENANT, authority: e.SSO_AUTHORITY.replace(/\/+$/, "") };
+}
+
+function translationConfig(e: v.InferOutput<typeof EnvSchema>): TranslationConfig | null {
+  if (!e.TRANSLATION_PROVIDER) {
+    if (e.TRANSLATION_URL || e.TRANSLATION_API_KEY) throw new ConfigError("Invalid configuration: TRANSLATION_PROVIDER is required when TRANSLATION_URL or TRANSLATION_API_KEY is given");
+    return null;
+  }
+  const url = e.TRANSLATION_URL ?? TRANSLATION_DEFAULT_URLS[e.TRANSLATION_PROVIDER];
+  if (!url) throw new ConfigError(`Invalid configuration: TRANSLATION_URL is required for ${e.TRANSLATION_PROVIDER}`);
+  if (e.TRANSLATION_PROVIDER !== "libretranslate" && !e.TRANSLATION_API_KEY) throw new ConfigError(`Invalid configuration: TRANSLATION_API_KEY is required for ${e.TRANSLATION_PROVIDER}`);
+  return { provider: e.TRANSLATION_PROVIDER, url: url.replace(/\/+$/, ""), apiKey: e.TRANSLATION_API_KEY ?? null };
 }
 
 /** Parses process.env or ends the process with one clear line and exit code 78 (configuration error). */

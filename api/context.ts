@@ -11,6 +11,7 @@ import type { DraftSnapshots } from "./modules/reporting/draft-snapshots.ts";
 import type { BlobStore } from "./lib/blob-store.ts";
 import type { Mailer } from "./lib/mailer.ts";
 import type { PublicOrganisation } from "./modules/organisations/public.ts";
+import type { Translator } from "./modules/translation/translator.ts";
 
 export interface StaffActor {
   kind: "staff";
@@ -75,6 +76,8 @@ export interface Services {
   draftSnapshots: DraftSnapshots;
   blobs: BlobStore;
   mailer: Mailer;
+  /** Machine translation of forms; null when no provider is configured. */
+  translator: Translator | null;
 }
 
 /** Cookies a GraphQL resolver wants set on the HTTP response (reporter sessions opened by a mutation). */

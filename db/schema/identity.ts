@@ -29,6 +29,8 @@ export const organisations = snakeCase.table(
     enableEmailAuth2FA: boolean().notNull().default(false),
     enableSSO: boolean().notNull().default(false),
     enableFormTranslations: boolean().notNull().default(false),
+    /** The language the organisation writes its forms in (a BCP 47 code): what translations start from. */
+    formLanguage: text().notNull().default("en"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     ...archiving(),

@@ -9,3 +9,4 @@ export * from "./conversations.ts";
 export * from "./content.ts";
 export * from "./abuse.ts";
 export * from "./plans.ts";
+export * from "./translations.ts";
