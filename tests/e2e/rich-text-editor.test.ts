@@ -25,6 +25,22 @@ async function open(value = "") {
 
 const editor = (page: Page) => page.getByRole("textbox", { name: "Welcome message" });
 
+/**
+ * Selects the editor's one line as a user would (click, End, Shift+Home) and waits until the
+ * highlight is there: on a busy machine the keys can arrive before the editor has taken the focus.
+ */
+async function selectWholeLine(page: Page): Promise<void> {
+  const line = (await editor(page).textContent())?.trim() ?? "";
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    await editor(page).click();
+    await page.keyboard.press("End");
+    await page.keyboard.press("Shift+Home");
+    const selected = await page.evaluate(() => window.getSelection()?.toString().trim() ?? "");
+    if (selected === line) return;
+  }
+  throw new Error(`could not select "${line}" in the editor`);
+}
+
 /** Round trip: load HTML, change nothing that matters (type and remove a character), read what is reported. */
 async function roundTrip(html: string, expectedProblems: string[] = []): Promise<string> {
   const { page, problems } = await open(html);
@@ -98,9 +114,7 @@ describe("rich-text editor", () => {
 
   test("a javascript: link is refused with a message; an https link is applied", async () => {
     const { page } = await open("<p>Read the policy</p>");
-    await editor(page).click();
-    await page.keyboard.press("End");
-    await page.keyboard.press("Shift+Home");
+    await selectWholeLine(page);
     await page.getByRole("button", { name: "Link" }).click();
     const address = page.getByRole("textbox", { name: "Link address" });
     await address.fill("javascript:alert(1)");
@@ -115,9 +129,7 @@ describe("rich-text editor", () => {
 
   test("colour from the hex field; a bad hex is refused and not emitted", async () => {
     const { page } = await open("<p>Colour me</p>");
-    await editor(page).click();
-    await page.keyboard.press("End");
-    await page.keyboard.press("Shift+Home");
+    await selectWholeLine(page);
     const hex = page.getByRole("textbox", { name: "Text colour hex" });
     await hex.fill("red");
     await hex.press("Enter");
