@@ -9,6 +9,8 @@ import { RICH_TEXT_MAX_LENGTH } from "../../shared/rich-text.ts";
 import type { TranslationFormat } from "../../shared/translation.ts";
 import { protectUntranslated, restoreUntranslated } from "./keep-untranslated.ts";
 import { LanguageList } from "./languages.ts";
+import { createDeepLProvider } from "./deepl.ts";
+import { createGoogleProvider } from "./google.ts";
 import { createLibreTranslateProvider } from "./libretranslate.ts";
 import type { ProviderFormat, TranslationProvider } from "./provider.ts";
 import type { Translator } from "./translator.ts";
@@ -28,8 +30,11 @@ export function createProvider(config: TranslationConfig): TranslationProvider {
   switch (config.provider) {
     case "libretranslate":
       return createLibreTranslateProvider(config.url, config.apiKey);
-    default:
-      throw new Error(`The ${config.provider} translation provider is not available in this version`);
+    // The configuration requires a key for both hosted services.
+    case "deepl":
+      return createDeepLProvider(config.url, config.apiKey ?? "");
+    case "google":
+      return createGoogleProvider(config.url, config.apiKey ?? "");
   }
 }
 
