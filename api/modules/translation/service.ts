@@ -25,6 +25,8 @@ export const REPORTER_TRANSLATION_REFUSED = "Reporters' words are only translate
 
 /** Cache lookups go in slices so one query's parameter list stays modest whatever the form's size. */
 const CACHE_LOOKUP_SLICE = 500;
+/** Translations kept in memory besides the database: a few hundred forms' worth in a few languages, some megabytes. */
+const REMEMBERED_TRANSLATIONS = 50_000;
 
 export function createProvider(config: TranslationConfig): TranslationProvider {
   switch (config.provider) {
@@ -88,8 +90,23 @@ export function createTranslator(config: TranslationConfig, db: Database, provid
   // Fetched at start, in the background: the first reporter page then finds the list ready.
   void languages.get();
 
-  async function cached(hashes: string[], format: TranslationFormat, source: string, target: string): Promise<Map<string, string>> {
+  // Cached translations never change (a changed text is another hash), so every instance may keep
+  // the ones it read: a busy form in a popular language is then answered without the database.
+  const remembered = new Map<string, string>();
+  const memoryKey = (hash: string, format: TranslationFormat, source: string, target: string) => `${source}\u0000${target}\u0000${format}\u0000${hash}`;
+  function remember(key: string, translated: string): void {
+    if (remembered.size >= REMEMBERED_TRANSLATIONS) remembered.delete(remembered.keys().next().value!);
+    remembered.set(key, translated);
+  }
+
+  async function cached(allHashes: string[], format: TranslationFormat, source: string, target: string): Promise<Map<string, string>> {
     const found = new Map<string, string>();
+    const hashes: string[] = [];
+    for (const hash of allHashes) {
+      const known = remembered.get(memoryKey(hash, format, source, target));
+      if (known === undefined) hashes.push(hash);
+      else found.set(hash, known);
+    }
     for (let start = 0; start < hashes.length; start += CACHE_LOOKUP_SLICE) {
       const rows = await db
         .select({ sourceHash: translationCache.sourceHash, translatedText: translationCache.translatedText })
@@ -103,7 +120,10 @@ export function createTranslator(config: TranslationConfig, db: Database, provid
             inArray(translationCache.sourceHash, hashes.slice(start, start + CACHE_LOOKUP_SLICE)),
           ),
         );
-      for (const row of rows) found.set(row.sourceHash, row.translatedText);
+      for (const row of rows) {
+        found.set(row.sourceHash, row.translatedText);
+        remember(memoryKey(row.sourceHash, format, source, target), row.translatedText);
+      }
     }
     return found;
   }
@@ -130,6 +150,7 @@ export function createTranslator(config: TranslationConfig, db: Database, provid
             fresh.push({ provider: provider.name, sourceLanguage: source, targetLanguage: target, format, sourceHash: hashOf.get(text)!, translatedText: translated });
           });
           if (fresh.length > 0) await db.insert(translationCache).values(fresh).onConflictDoNothing();
+          for (const row of fresh) remember(memoryKey(row.sourceHash, format, source, target), row.translatedText);
         }
         return texts.map((text) => known.get(hashOf.get(text) ?? "") ?? null);
       } catch (error) {

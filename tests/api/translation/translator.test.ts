@@ -33,7 +33,7 @@ describe("the LibreTranslate translator", () => {
     expect(provider.languageCalls).toBe(calls);
   });
 
-  test("translates organisation texts once: the second request is answered from the database", async () => {
+  test("translates organisation texts once: the second request is answered from the cache", async () => {
     const texts = ["What happened?", "Where did it happen?", "What happened?"];
     expect(await translator.translateOrganisationTexts(texts, "Text", "en", "de")).toEqual(["[de] What happened?", "[de] Where did it happen?", "[de] What happened?"]);
     expect(provider.texts()).toEqual(["What happened?", "Where did it happen?"]);
