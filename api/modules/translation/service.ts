@@ -128,6 +128,44 @@ export function createTranslator(config: TranslationConfig, db: Database, provid
     return found;
   }
 
+  // Texts on their way to the provider: a second page asking for the same ones meanwhile waits for
+  // that answer instead of sending them again.
+  const inFlight = new Map<string, Promise<string | null>>();
+
+  /** Translations of texts the cache does not have, by hash; each sent once however many ask at once. */
+  async function translateMissing(missing: { text: string; hash: string }[], format: TranslationFormat, source: string, target: string): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    const waiting: Promise<void>[] = [];
+    const toSend = missing.filter(({ hash }) => {
+      const pending = inFlight.get(memoryKey(hash, format, source, target));
+      if (pending) waiting.push(pending.then((text) => void (text !== null && found.set(hash, text))));
+      return !pending;
+    });
+    let finish: (answers: Map<string, string>) => void = () => {};
+    const sending = new Promise<Map<string, string>>((resolve) => (finish = resolve));
+    for (const { hash } of toSend) inFlight.set(memoryKey(hash, format, source, target), sending.then((answers) => answers.get(hash) ?? null));
+    const answered = new Map<string, string>();
+    try {
+      if (toSend.length > 0) {
+        const prepared = toSend.map(({ text }) => (format === "HTML" ? protectUntranslated(text) : { html: text, kept: [] as string[] }));
+        const answers = await translateInBatches(provider, prepared.map((item) => item.html), format === "HTML" ? "html" : "text", source, target);
+        toSend.forEach(({ hash }, index) => {
+          const translated = usable(answers[index] ?? null, format, prepared[index]!.kept);
+          if (translated !== null) answered.set(hash, translated);
+        });
+        const fresh = [...answered].map(([sourceHash, translatedText]) => ({ provider: provider.name, sourceLanguage: source, targetLanguage: target, format, sourceHash, translatedText }));
+        if (fresh.length > 0) await db.insert(translationCache).values(fresh).onConflictDoNothing();
+        for (const [hash, text] of answered) remember(memoryKey(hash, format, source, target), text);
+      }
+    } finally {
+      finish(answered);
+      for (const { hash } of toSend) inFlight.delete(memoryKey(hash, format, source, target));
+    }
+    for (const [hash, text] of answered) found.set(hash, text);
+    await Promise.all(waiting);
+    return found;
+  }
+
   return {
     provider: provider.name,
     selfHosted: provider.selfHosted,
@@ -140,17 +178,8 @@ export function createTranslator(config: TranslationConfig, db: Database, provid
         const known = await cached([...hashOf.values()], format, source, target);
         const missing = unique.filter((text) => !known.has(hashOf.get(text)!));
         if (missing.length > 0) {
-          const prepared = format === "HTML" ? missing.map(protectUntranslated) : missing.map((text) => ({ html: text, kept: [] as string[] }));
-          const answers = await translateInBatches(provider, prepared.map((item) => item.html), format === "HTML" ? "html" : "text", source, target);
-          const fresh: (typeof translationCache.$inferInsert)[] = [];
-          missing.forEach((text, index) => {
-            const translated = usable(answers[index] ?? null, format, prepared[index]!.kept);
-            if (translated === null) return;
-            known.set(hashOf.get(text)!, translated);
-            fresh.push({ provider: provider.name, sourceLanguage: source, targetLanguage: target, format, sourceHash: hashOf.get(text)!, translatedText: translated });
-          });
-          if (fresh.length > 0) await db.insert(translationCache).values(fresh).onConflictDoNothing();
-          for (const row of fresh) remember(memoryKey(row.sourceHash, format, source, target), row.translatedText);
+          const translated = await translateMissing(missing.map((text) => ({ text, hash: hashOf.get(text)! })), format, source, target);
+          for (const [hash, text] of translated) known.set(hash, text);
         }
         return texts.map((text) => known.get(hashOf.get(text) ?? "") ?? null);
       } catch (error) {

@@ -46,6 +46,15 @@ describe("the LibreTranslate translator", () => {
     expect(provider.texts()).toEqual(["What happened?"]);
   });
 
+  test("two pages asking at once for the same new texts send them once", async () => {
+    provider.setDelay(200);
+    const texts = ["When did it start?", "Is it still going on?"];
+    const [first, second] = await Promise.all([translator.translateOrganisationTexts(texts, "Text", "en", "ar"), translator.translateOrganisationTexts([...texts, "Anything else?"], "Text", "en", "ar")]);
+    expect(first).toEqual(["[ar] When did it start?", "[ar] Is it still going on?"]);
+    expect(second).toEqual(["[ar] When did it start?", "[ar] Is it still going on?", "[ar] Anything else?"]);
+    expect(provider.texts().sort()).toEqual(["Anything else?", "Is it still going on?", "When did it start?"]);
+  });
+
   test("keeps 'do not translate' parts exactly as written, even though the engine translates inside them", async () => {
     const html = sanitiseRichText('<p>Call <span translate="no">Acme Hotline</span> or write to <strong translate="no">Ethics <em>Office</em></strong>.</p>');
     const [translated] = await translator.translateOrganisationTexts([html], "HTML", "en", "de");
