@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { organisations, reportForms } from "../../../db/schema/index.ts";
+import { formTranslationOverrides, organisations, reportForms } from "../../../db/schema/index.ts";
+import { sha256Hex } from "../../../api/lib/tokens.ts";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { sanitiseRichText } from "../../../api/lib/rich-text-sanitiser.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
@@ -95,6 +96,20 @@ describe("translateData", () => {
     expect(item!.translatedText).toBe('<h2>[ja] Before you start</h2><p>[ja] Contact <span translate="no">SafeCall Hotline</span>[ja]  or <a href="https://example.org" rel="noopener noreferrer" target="_blank">[ja] our office</a>[ja] .</p>');
     expect(sanitiseRichText(item!.translatedText!)).toBe(item!.translatedText!);
     expect(provider.texts().join("")).not.toContain("SafeCall");
+  });
+
+  test("a reviewed override of today's original comes first; one written against an older text, or kept as machine text, does not", async () => {
+    const { form, widgets } = await demoForm(server, "demo", "Workplace Misconduct Report");
+    const [first, second, third] = widgets.filter((widget) => widget.title.trim() !== "");
+    await server.db.insert(formTranslationOverrides).values([
+      { formId: form.id, targetLanguage: "fr", name: `widget.${first!.id}.title`, sourceHash: sha256Hex(first!.title), sourceText: first!.title, translatedText: "Question revue", reviewed: true },
+      { formId: form.id, targetLanguage: "fr", name: `widget.${second!.id}.title`, sourceHash: sha256Hex("an older wording"), sourceText: "an older wording", translatedText: "Ancienne traduction" },
+      { formId: form.id, targetLanguage: "fr", name: `widget.${third!.id}.title`, sourceHash: sha256Hex(third!.title), sourceText: third!.title, translatedText: null, reviewed: true },
+    ]);
+    const names = [first!, second!, third!].map((widget) => ({ name: `widget.${widget.id}.title` }));
+    const list = (await ask({ organisationID: demoId, reportFormID: form.id, items: names }, "fr")).data!.translateData.list;
+    expect(list.map((item) => item.translatedText)).toEqual(["Question revue", `[fr] ${second!.title}`, `[fr] ${third!.title}`]);
+    expect(provider.texts()).not.toContain(first!.title);
   });
 
   test("a provider that fails or is down leaves every original with translatedText null, and no error", async () => {
