@@ -93,6 +93,7 @@ function LogoPreview({ organisation }: { organisation: OrganisationDetail }) {
 function DetailsCard({ organisation, superAdmin }: { organisation: OrganisationDetail; superAdmin: boolean }) {
   const rows: [string, string][] = [
     ['Font', FONT_LABELS[organisation.fontFamily]],
+    ['Form language', organisation.formLanguage],
     ['Stale message interval', `${organisation.staleMessageIntervalNumber} ${organisation.staleMessageIntervalUnit}${organisation.staleMessageIntervalNumber === 1 ? '' : 's'}`],
     ['Logo', organisation.logo ? `${organisation.logoWidthPixels} px wide, ${organisation.logoPaddingPixels} px padding` : 'None'],
     ['Logo on report forms', yesNo(organisation.showLogoOnReportForms)],
