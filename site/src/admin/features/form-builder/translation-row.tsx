@@ -87,7 +87,7 @@ export function TranslationRow({ formID, lang, item, onSaved }: Props) {
           <span>Mark reviewed</span>
         </label>
         <button type="button" className="button button--small" disabled={fetching || !changed} onClick={() => void submit()}>
-          {fetching ? 'Saving…' : 'Save'}
+          {fetching ? 'Saving…' : 'Save translation'}
         </button>
       </div>
     </article>
