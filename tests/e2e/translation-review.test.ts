@@ -104,3 +104,21 @@ test("the owner overrides a machine translation, marks it reviewed, and finds it
   expect(phone.problems).toEqual([]);
   await phone.page.context().close();
 }, 90_000);
+
+test("the owner chooses the organisation's form language from the provider's languages", async () => {
+  const { page, problems } = await newConsolePage(browser);
+  await signInToConsole(page, consoleOrigin, "owner@demo.test");
+  await page.goto(`${consoleOrigin}/admin/manage/organisations/edit`);
+  const field = page.getByLabel("Form language", { exact: true });
+  await expect(field.inputValue()).resolves.toBe("en");
+  await checkConsoleScreen(page, "translation-review", "organisation-form-language");
+  await field.selectOption("fr");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByText("Organisation has been updated successfully", { exact: true }).last().waitFor();
+  const row = page.locator(".organisation-facts__row", { hasText: "Form language" });
+  await expect(row.locator("dd").textContent()).resolves.toBe("fr");
+  const [stored] = await server.db.select({ formLanguage: organisations.formLanguage }).from(organisations).where(eq(organisations.id, demoId));
+  expect(stored!.formLanguage).toBe("fr");
+  expect(problems).toEqual([]);
+  await page.context().close();
+}, 60_000);

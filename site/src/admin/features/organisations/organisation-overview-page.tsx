@@ -57,7 +57,7 @@ export function OrganisationOverviewPage({ viewer, organisationID }: Props) {
 }
 
 function OverviewCard({ organisation, seeSeats }: { organisation: OrganisationDetail; seeSeats: boolean }) {
-  const facts: [string, string][] = [['ABN', organisation.abn || '—']];
+  const facts: [string, string][] = [['ABN', organisation.abn || '—'], ['Form language', organisation.formLanguage]];
   if (seeSeats) facts.push(['Seats', `${organisation.usage.activeUsers}/${organisation.openSeatNumber}`]);
   facts.push(['Active Forms', String(organisation.usage.activeForms)], ['Subscribers', String(organisation.usage.activeSubscribers)], ['Created At', formatDateTime(organisation.createdAt) ?? '']);
   return (
@@ -93,7 +93,6 @@ function LogoPreview({ organisation }: { organisation: OrganisationDetail }) {
 function DetailsCard({ organisation, superAdmin }: { organisation: OrganisationDetail; superAdmin: boolean }) {
   const rows: [string, string][] = [
     ['Font', FONT_LABELS[organisation.fontFamily]],
-    ['Form language', organisation.formLanguage],
     ['Stale message interval', `${organisation.staleMessageIntervalNumber} ${organisation.staleMessageIntervalUnit}${organisation.staleMessageIntervalNumber === 1 ? '' : 's'}`],
     ['Logo', organisation.logo ? `${organisation.logoWidthPixels} px wide, ${organisation.logoPaddingPixels} px padding` : 'None'],
     ['Logo on report forms', yesNo(organisation.showLogoOnReportForms)],
