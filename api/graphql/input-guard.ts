@@ -101,6 +101,8 @@ export const TEXT_ARGUMENT_LIMITS: Record<string, TextLimit> = {
   "ResourceVideoInput.videoSrc": RESOURCE_TEXT_LIMITS.videoUrl,
   "ResourceDocumentInput.title": RESOURCE_TEXT_LIMITS.title,
   "ResourceDocumentInput.description": RESOURCE_TEXT_LIMITS.description,
+  // The largest a translated field may be (a message's HTML); the field's own bound is checked by name (translation-review/inputs.ts).
+  "ReportFormTranslationUpdateInput.translatedText": FORM_LIMITS.messageHtml,
 };
 
 /** The bound of a text the table does not name: ids are short, and so is any other string. */

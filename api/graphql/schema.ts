@@ -24,5 +24,6 @@ import "../modules/onboarding/graphql.ts";
 import "../modules/plans/graphql.ts";
 import "../modules/users/graphql-admin.ts";
 import "../modules/translation/graphql.ts";
+import "../modules/translation-review/graphql.ts";
 
 export const schema = builder.toSchema();

@@ -64,6 +64,7 @@ export const OrganisationType = builder.drizzleObject("organisations", {
     enableEmailAuth2FA: t.exposeBoolean("enableEmailAuth2FA"),
     enableSSO: t.exposeBoolean("enableSSO"),
     enableFormTranslations: t.exposeBoolean("enableFormTranslations"),
+    formLanguage: t.exposeString("formLanguage", { description: "The language the organisation writes its forms in (a code such as en or zh-Hans): what translations start from." }),
     isGuestMember: t.boolean({
       resolve: (org, _args, ctx) => ctx.actor.kind === "staff" && ctx.actor.role === "GUEST_MEMBER" && ctx.actor.organisationId !== org.id,
     }),
@@ -92,6 +93,7 @@ const OrganisationUpdateInput = builder.inputType("OrganisationUpdateInput", {
     enableEmailAuth2FA: t.boolean({ required: false }),
     enableSSO: t.boolean({ required: false }),
     enableFormTranslations: t.boolean({ required: false }),
+    formLanguage: t.string({ required: false }),
     staleMessageIntervalNumber: t.int({ required: false }),
     staleMessageIntervalUnit: t.field({ type: IntervalUnitEnum, required: false }),
     generalEnquiryEnabled: t.boolean({ required: false }),

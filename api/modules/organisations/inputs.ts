@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { sanitiseRichText } from "../../lib/rich-text-sanitiser.ts";
 import { FONT_FAMILIES, INTERVAL_UNITS } from "../../shared/enums.ts";
 import { TEXT_LIMITS } from "../../shared/limits.ts";
+import { LanguageCode } from "../translation-review/language-code.ts";
 
 const text = (max: number) => v.pipe(v.string(), v.trim(), v.maxLength(max, `Must be at most ${max} characters`));
 const requiredText = (max: number) => v.pipe(text(max), v.nonEmpty("Required"));
@@ -14,6 +15,8 @@ export const OrganisationSettingsInput = v.object({
   enableEmailAuth2FA: v.optional(v.boolean()),
   enableSSO: v.optional(v.boolean()),
   enableFormTranslations: v.optional(v.boolean()),
+  /** The language the organisation writes its forms in: what translations start from. */
+  formLanguage: v.optional(LanguageCode),
   staleMessageIntervalNumber: v.optional(
     v.pipe(v.number("Invalid Interval Number given"), v.integer("Invalid Interval Number given"), v.minValue(1, "Interval Number must be greater than 0"), v.maxValue(10000)),
   ),

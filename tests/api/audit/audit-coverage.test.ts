@@ -80,6 +80,7 @@ const RUNS: Record<string, Run> = {
   reportFormNoteCreate: { as: "owner", query: `mutation ($id: ID!) { reportFormNoteCreate(reportFormID: $id, note: "Form note") { id } }`, variables: (fx) => ({ id: fx.form }), keep: (d, fx) => (fx.formNote = d.reportFormNoteCreate.id) },
   reportFormNoteUpdate: { as: "owner", query: `mutation ($id: ID!) { reportFormNoteUpdate(id: $id, note: "Form note 2") { id } }`, variables: (fx) => ({ id: fx.formNote }) },
   reportFormNoteArchive: { as: "owner", query: BY_ID("reportFormNoteArchive"), variables: (fx) => ({ id: fx.formNote }) },
+  reportFormTranslationUpdate: { as: "owner", query: `mutation ($id: ID!) { reportFormTranslationUpdate(input: { reportFormID: $id, lang: "de", name: "form.name", translatedText: "Abdeckungsformular", reviewed: true }) { name } }`, variables: (fx) => ({ id: fx.form }) },
   reportFormArchive: { as: "owner", query: BY_ID("reportFormArchive"), variables: (fx) => ({ id: fx.form }) },
   reportFormUnarchive: { as: "owner", query: BY_ID("reportFormUnarchive"), variables: (fx) => ({ id: fx.form }) },
   // Templates and plans: the super admin's

@@ -83,6 +83,7 @@ const PHRASES: Readonly<Record<string, string>> = {
   Lock: 'locked {object}',
   Unlock: 'unlocked {object}',
   Secure: 'changed the password protection of {object}',
+  TranslationUpdate: 'reviewed a translation of {object}',
   // Organisations and onboarding
   CreateOrganisation: 'created {object}',
   UpdateLogo: 'changed the logo of {object}',

@@ -10,6 +10,7 @@ import { BuilderPreview } from './builder-preview';
 import { builderReducer, localId, TYPE_LABELS, type BuilderAction, type BuilderState } from './builder-store';
 import { ConditionsDialog } from './conditions-dialog';
 import { FormSettingsPanel } from './form-settings';
+import { BuilderTabs, TranslationsPanel, type BuilderTab } from './translations-slot';
 import { useBuilderActions } from './use-builder-actions';
 import { useLeaveGuard } from './use-leave-guard';
 import { WidgetList } from './widget-list';
@@ -32,6 +33,7 @@ export function BuilderScreen({ kind, initial, loaded: firstLoaded, organisation
   /** The widget just added: its first field takes focus, so its title can be typed at once. */
   const [addedId, setAddedId] = useState<string | null>(null);
   const [conditionsFor, setConditionsFor] = useState<string | null>(null);
+  const [tab, setTab] = useState<BuilderTab>('editor');
   const leaveSaved = useLeaveGuard(state.dirty);
   const onLoaded = (next: Loaded) => {
     setLoaded(next);
@@ -104,7 +106,10 @@ export function BuilderScreen({ kind, initial, loaded: firstLoaded, organisation
           This form is locked: its widgets and settings cannot be changed. To unlock it, turn off “Lock this form” and Save.
         </p>
       )}
-      <div className="builder__columns">
+      {form && <BuilderTabs tab={tab} onTab={setTab} />}
+      {form && tab === 'translations' && <TranslationsPanel formID={form.id} organisationID={form.organisationID} dirty={state.dirty} />}
+      {/* Kept mounted while translations are shown, so an open widget and the preview stay as they were. */}
+      <div className="builder__columns" hidden={tab === 'translations'}>
         <div className="builder__editor stack">
           <section className="card stack" aria-labelledby="builder-details-title">
             <h2 id="builder-details-title" className="card__title">

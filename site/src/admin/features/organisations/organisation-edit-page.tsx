@@ -10,6 +10,7 @@ import { MissingScreen } from '../../ui/missing-screen';
 import { notify } from '../../ui/notice-store';
 import { SelectField } from '../../ui/select-field';
 import { isSuperAdmin, type Viewer } from '../../viewer';
+import { FormLanguageField } from './form-language-field';
 import { OrganisationLogoField } from './organisation-logo-field';
 import { FONT_LABELS, ORGANISATION_NOT_FOUND, ORGANISATION_UPDATED, settingsOf, UPDATE_MUTATION, type FontFamily, type OrganisationDetail, type OrganisationSettings } from './organisations-api';
 import { useOrganisation } from './use-organisation';
@@ -92,6 +93,7 @@ function SettingsForm({ viewer, organisation, organisationID, RichTextEditor }: 
       staleMessageIntervalNumber: intervalProblem(interval),
       openSeatNumber: superAdmin ? (/^\d+$/.test(seats.trim()) ? undefined : 'Invalid Interval Number given') : undefined,
       generalEnquiryLabel: values.generalEnquiryLabel.trim() ? undefined : 'Required',
+      formLanguage: values.formLanguage.trim() ? undefined : 'Required',
     };
     setErrors(problems);
     if (Object.values(problems).some(Boolean)) return;
@@ -117,6 +119,7 @@ function SettingsForm({ viewer, organisation, organisationID, RichTextEditor }: 
           {superAdmin ? <TextField id="organisation-name" label="Organisation Name" value={values.name} onChange={set('name')} error={errors.name} /> : null}
           <TextField id="organisation-abn" label="ABN" value={values.abn} onChange={set('abn')} />
           {superAdmin && <TextField id="organisation-seats" label="Seats" value={seats} onChange={setSeats} error={errors.openSeatNumber} />}
+          <FormLanguageField value={values.formLanguage} onChange={set('formLanguage')} error={errors.formLanguage} />
         </Group>
         <Group legend="Branding">
           <OrganisationLogoField organisation={organisation} width={values.logoWidthPixels} padding={values.logoPaddingPixels} />

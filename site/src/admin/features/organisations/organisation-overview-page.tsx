@@ -57,7 +57,7 @@ export function OrganisationOverviewPage({ viewer, organisationID }: Props) {
 }
 
 function OverviewCard({ organisation, seeSeats }: { organisation: OrganisationDetail; seeSeats: boolean }) {
-  const facts: [string, string][] = [['ABN', organisation.abn || '—']];
+  const facts: [string, string][] = [['ABN', organisation.abn || '—'], ['Form language', organisation.formLanguage]];
   if (seeSeats) facts.push(['Seats', `${organisation.usage.activeUsers}/${organisation.openSeatNumber}`]);
   facts.push(['Active Forms', String(organisation.usage.activeForms)], ['Subscribers', String(organisation.usage.activeSubscribers)], ['Created At', formatDateTime(organisation.createdAt) ?? '']);
   return (

@@ -33,12 +33,14 @@ export type OrganisationSettings = {
   enableEmailAuth2FA: boolean;
   enableSSO: boolean;
   enableFormTranslations: boolean;
+  /** The language the organisation writes its forms in, as a code: what translations start from. */
+  formLanguage: string;
 };
 
 const SETTINGS_KEYS = [
   'name', 'abn', 'openSeatNumber', 'staleMessageIntervalNumber', 'staleMessageIntervalUnit', 'generalEnquiryEnabled', 'generalEnquiryLabel',
   'generalEnquiryWelcomeMessageContent', 'allowGeneralEnquiryChatFileUploads', 'portalWelcomeMessageEnabled', 'portalWelcomeMessageContent',
-  'showLogoOnReportForms', 'logoWidthPixels', 'logoPaddingPixels', 'fontFamily', 'enableEmailAuth2FA', 'enableSSO', 'enableFormTranslations',
+  'showLogoOnReportForms', 'logoWidthPixels', 'logoPaddingPixels', 'fontFamily', 'enableEmailAuth2FA', 'enableSSO', 'enableFormTranslations', 'formLanguage',
 ] as const satisfies readonly (keyof OrganisationSettings)[];
 
 /** The settings of a loaded organisation, as the update takes them (no ids, usage or logo). */
@@ -59,7 +61,7 @@ export type OrganisationDetail = OrganisationSettings & {
 const DETAIL_FIELDS = `id name abn slug publicURL createdAt archived logo { fileURL } openSeatNumber staleMessageIntervalNumber staleMessageIntervalUnit
   generalEnquiryEnabled generalEnquiryLabel generalEnquiryWelcomeMessageContent allowGeneralEnquiryChatFileUploads
   portalWelcomeMessageEnabled portalWelcomeMessageContent showLogoOnReportForms logoWidthPixels logoPaddingPixels fontFamily
-  enableEmailAuth2FA enableSSO enableFormTranslations usage { activeUsers activeForms activeSubscribers }`;
+  enableEmailAuth2FA enableSSO enableFormTranslations formLanguage usage { activeUsers activeForms activeSubscribers }`;
 
 export const ORGANISATION_QUERY = `query OrganisationDetail($id: ID!) { organisation(id: $id) { ${DETAIL_FIELDS} } }`;
 export const UPDATE_MUTATION = `mutation OrganisationUpdate($id: ID!, $input: OrganisationUpdateInput!) { organisationUpdate(id: $id, input: $input) { ${DETAIL_FIELDS} } }`;
