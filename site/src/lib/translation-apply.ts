@@ -1,4 +1,4 @@
-import { formTextName, widgetOptionName, widgetTextName, type WidgetTextField } from '../../../api/shared/translation';
+import { formTextName, ORGANISATION_TEXT_NAMES, widgetOptionName, widgetTextName, type WidgetTextField } from '../../../api/shared/translation';
 import type { DisplayWidget, TranslatedText } from '../forms/translated-text';
 import type { ReporterForm } from '../islands/report-flow/report-data';
 import { graphqlRequest } from './graphql';
@@ -92,4 +92,20 @@ export function translateForm(form: ReporterForm, translations: Translations, la
   const translated: ReporterForm & TranslatedText = { ...form, widgets: form.widgets.map((widget) => translateWidget(widget, translator)) };
   for (const field of FORM_FIELDS) translated[field] = translator.text(formTextName(field), form[field]);
   return { form: { ...translated, ...translator.attributesFor(...FORM_FIELDS.map(formTextName)) }, missing: translator.missing };
+}
+
+/** The organisation's texts a reporter reads on its page and in the enquiry dialog. */
+export type OrganisationTexts = Record<keyof typeof ORGANISATION_TEXT_NAMES, string>;
+export type TranslatedOrganisationTexts = { texts: OrganisationTexts; attributes: Record<keyof OrganisationTexts, TranslatedText>; missing: boolean };
+
+export function translateOrganisationTexts(originals: OrganisationTexts, translations: Translations, lang: string): TranslatedOrganisationTexts {
+  const translator = new TextTranslator(translations, lang);
+  const keys = Object.keys(ORGANISATION_TEXT_NAMES) as (keyof OrganisationTexts)[];
+  const texts = { ...originals };
+  const attributes = {} as Record<keyof OrganisationTexts, TranslatedText>;
+  for (const key of keys) {
+    texts[key] = translator.text(ORGANISATION_TEXT_NAMES[key], originals[key]);
+    attributes[key] = translator.attributesFor(ORGANISATION_TEXT_NAMES[key]);
+  }
+  return { texts, attributes, missing: translator.missing };
 }
