@@ -41,9 +41,9 @@ describe("a form in the reporter's language", () => {
   test("questions, tooltips, captions, page names and messages read translated, marked with their language", () => {
     const { form: shown, missing } = translateForm(form, allGerman, "de");
     expect(missing).toBe(false);
-    expect(shown).toMatchObject({ name: "[de] Workplace Report", welcomeMessageTitle: "[de] Welcome!", welcomeMessageContent: "<p>[de] Hello</p>", finishMessageTitle: "[de] Thanks", lang: "de" });
+    expect(shown).toMatchObject({ name: "[de] Workplace Report", welcomeMessageTitle: "[de] Welcome!", welcomeMessageContent: "<p>[de] Hello</p>", finishMessageTitle: "[de] Thanks", translatedIn: { lang: "de" } });
     expect(shown.widgets.map((entry) => entry.title)).toEqual(["[de] What kind of incident?", "[de] Details", "[de] Who was harassed?"]);
-    expect(shown.widgets[0]).toMatchObject({ tooltip: "[de] Pick one", lang: "de" });
+    expect(shown.widgets[0]).toMatchObject({ tooltip: "[de] Pick one", translatedIn: { lang: "de" } });
     expect(shown.widgets[1]?.pageName).toBe("[de] More");
     expect(shown.widgets[2]?.caption).toBe("[de] Names are optional");
     // Empty texts stay empty: there was nothing to translate, and nothing is missing.
@@ -68,13 +68,13 @@ describe("a form in the reporter's language", () => {
     const { form: shown, missing } = translateForm(form, partly, "de");
     expect(missing).toBe(true);
     expect(shown.widgets[0]).toMatchObject({ title: "What kind of incident?", tooltip: "Pick one" });
-    expect(shown.widgets[0]?.lang).toBeUndefined();
+    expect(shown.widgets[0]?.translatedIn).toBeUndefined();
     expect(shown.widgets[0]?.optionLabels).toEqual(["[de] Fraud", "Harassment"]);
     expect(shown.name).toBe("Workplace Report");
   });
 
   test("right-to-left languages are marked so", () => {
-    expect(translateForm(form, allGerman, "ar").form.widgets[0]).toMatchObject({ lang: "ar", dir: "rtl" });
+    expect(translateForm(form, allGerman, "ar").form.widgets[0]).toMatchObject({ translatedIn: { lang: "ar", dir: "rtl" } });
     expect(textDirection("fa-AF")).toBe("rtl");
     expect(textDirection("de")).toBeUndefined();
   });
@@ -86,7 +86,7 @@ describe("the organisation's texts in the reporter's language", () => {
     const translations = german({ "organisation.portalWelcomeMessageContent": "<p>[de] Welcome</p>", "organisation.generalEnquiryWelcomeMessageContent": "[de] Ask us" });
     const { texts, attributes, missing } = translateOrganisationTexts(originals, translations, "de");
     expect(texts).toEqual({ portalWelcomeMessageContent: "<p>[de] Welcome</p>", generalEnquiryLabel: "", generalEnquiryWelcomeMessageContent: "[de] Ask us" });
-    expect(attributes.generalEnquiryLabel).toEqual({});
+    expect(attributes.generalEnquiryLabel).toBeUndefined();
     expect(attributes.portalWelcomeMessageContent).toEqual({ lang: "de", dir: undefined });
     expect(missing).toBe(false);
   });

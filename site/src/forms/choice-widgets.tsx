@@ -1,4 +1,4 @@
-import { langAttributes, optionLabel } from './translated-text';
+import { optionLabel } from './translated-text';
 import { describedBy, widgetIds, WidgetFrame, type WidgetProps } from './widget-frame';
 
 // Answers to choice widgets are the chosen option texts (spec section 5), the organisation's originals
@@ -20,7 +20,7 @@ export function SelectWidget({ widget, value, onChange, error }: WidgetProps) {
       >
         <option value="">Select…</option>
         {widget.answers.map((option) => (
-          <option key={option} value={option} {...langAttributes(widget)}>
+          <option key={option} value={option} {...widget.translatedIn}>
             {optionLabel(widget, option)}
           </option>
         ))}
@@ -53,7 +53,7 @@ export function RadioWidget({ widget, value, onChange, error }: WidgetProps) {
               autoComplete="off"
               onChange={() => onChange([option])}
             />
-            <span {...langAttributes(widget)}>{optionLabel(widget, option)}</span>
+            <span {...widget.translatedIn}>{optionLabel(widget, option)}</span>
           </label>
         ))}
       </div>
@@ -82,7 +82,7 @@ export function CheckboxWidget({ widget, value, onChange, error }: WidgetProps) 
               aria-invalid={error ? true : undefined}
               onChange={(event) => toggle(option, event.target.checked)}
             />
-            <span {...langAttributes(widget)}>{optionLabel(widget, option)}</span>
+            <span {...widget.translatedIn}>{optionLabel(widget, option)}</span>
           </label>
         ))}
       </div>

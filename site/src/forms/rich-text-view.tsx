@@ -3,7 +3,7 @@ import { richTextTree, type RichTextNode } from './rich-text-tree';
 import type { TranslatedText } from './translated-text';
 
 /** `lang` and `dir` mark a translated text (forms/translated-text.ts). */
-export type RichTextProps = { html: string; className?: string | undefined } & TranslatedText;
+export type RichTextProps = { html: string; className?: string | undefined } & Partial<TranslatedText>;
 
 /** The message as React elements (styles go through the DOM's style object, as CSP wants). */
 export function RichTextView({ html, className, lang, dir }: RichTextProps) {

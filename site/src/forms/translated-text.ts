@@ -5,16 +5,14 @@ import type { FormWidget } from '../../../api/shared/form-definition';
 // texts: they are the values a reporter's choice is stored as and conditions compare against; only the
 // visible labels change.
 
-export type TranslatedText = { lang?: string; dir?: 'rtl' };
-export type DisplayWidget = FormWidget & TranslatedText & { optionLabels?: readonly string[] };
+/** A translated text's `lang` (so screen readers pronounce it in its language) and `dir` for right-to-left. */
+export type TranslatedText = { lang: string; dir?: 'rtl' | undefined };
+/** `translatedIn`: set when the texts were translated, spread onto their elements as attributes; unset on the originals. */
+export type Translatable = { translatedIn?: TranslatedText | undefined };
+export type DisplayWidget = FormWidget & Translatable & { optionLabels?: readonly string[] };
 
 /** What the reporter reads for an option: its translation when there is one, else the option itself. */
 export function optionLabel(widget: DisplayWidget, option: string): string {
   const index = widget.answers.indexOf(option);
   return (index >= 0 ? widget.optionLabels?.[index] : undefined) ?? option;
-}
-
-/** `lang` and `dir` attributes for a translated text, so screen readers pronounce it in its language. */
-export function langAttributes({ lang, dir }: TranslatedText): TranslatedText {
-  return lang ? { lang, dir } : {};
 }

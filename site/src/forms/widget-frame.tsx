@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { FormWidget } from '../../../api/shared/form-definition';
-import { langAttributes, type DisplayWidget } from './translated-text';
+import type { DisplayWidget } from './translated-text';
 import { Toggletip } from './toggletip';
 
 /** Everything a widget needs: its definition, its answer and a way to change it. */
@@ -27,7 +27,7 @@ export function describedBy(widget: FormWidget, error: string | undefined): stri
 function Title({ widget }: { widget: DisplayWidget }) {
   return (
     <>
-      <span {...langAttributes(widget)}>{widget.title}</span>
+      <span {...widget.translatedIn}>{widget.title}</span>
       {widget.required && (
         <>
           <span className="form-widget__required" aria-hidden="true">
@@ -53,7 +53,7 @@ export function WidgetFrame({ widget, error, group = false, children }: WidgetFr
   const ids = widgetIds(widget);
   const tip = widget.tooltip.trim() ? <Toggletip id={ids.tip} text={widget.tooltip} about={widget.title} /> : null;
   const caption = widget.caption.trim() ? (
-    <p className="form-widget__caption" id={ids.caption} {...langAttributes(widget)}>
+    <p className="form-widget__caption" id={ids.caption} {...widget.translatedIn}>
       {widget.caption}
     </p>
   ) : null;

@@ -1,5 +1,5 @@
 import { formTextName, ORGANISATION_TEXT_NAMES, widgetOptionName, widgetTextName, type WidgetTextField } from '../../../api/shared/translation';
-import type { DisplayWidget, TranslatedText } from '../forms/translated-text';
+import type { DisplayWidget, Translatable, TranslatedText } from '../forms/translated-text';
 import type { ReporterForm } from '../islands/report-flow/report-data';
 import { graphqlRequest } from './graphql';
 import { textDirection } from './reporter-language';
@@ -58,9 +58,9 @@ export class TextTranslator {
     return original;
   }
 
-  /** The `lang` attributes when one of these names was translated; none when all stayed the original. */
-  attributesFor(...names: string[]): TranslatedText {
-    return names.some((name) => this.translated.has(name)) ? this.attributes : {};
+  /** The translation's language when one of these names was translated; undefined when all stayed the original. */
+  languageOf(...names: string[]): TranslatedText | undefined {
+    return names.some((name) => this.translated.has(name)) ? this.attributes : undefined;
   }
 }
 
@@ -73,7 +73,8 @@ function translateWidget(widget: DisplayWidget, translator: TextTranslator): Dis
   if (pageName) translated.pageName = translator.text(widgetTextName(widget.id, 'pageName'), pageName);
   // `answers` stay the organisation's texts: the stored values, and what conditions compare against.
   if (widget.answers.length > 0) translated.optionLabels = widget.answers.map((option, index) => translator.text(widgetOptionName(widget.id, index), option));
-  return { ...translated, ...translator.attributesFor(widgetTextName(widget.id, 'title'), widgetTextName(widget.id, 'caption')) };
+  translated.translatedIn = translator.languageOf(widgetTextName(widget.id, 'title'), widgetTextName(widget.id, 'caption'));
+  return translated;
 }
 
 const FORM_FIELDS = [
@@ -87,25 +88,28 @@ const FORM_FIELDS = [
 ] as const;
 
 /** A form as the reporter reads it in `lang`, and whether some text had to stay in the original. */
-export function translateForm(form: ReporterForm, translations: Translations, lang: string): { form: ReporterForm & TranslatedText; missing: boolean } {
+export type TranslatedForm = ReporterForm & Translatable & { widgets: DisplayWidget[] };
+
+export function translateForm(form: ReporterForm, translations: Translations, lang: string): { form: TranslatedForm; missing: boolean } {
   const translator = new TextTranslator(translations, lang);
-  const translated: ReporterForm & TranslatedText = { ...form, widgets: form.widgets.map((widget) => translateWidget(widget, translator)) };
+  const translated: TranslatedForm = { ...form, widgets: form.widgets.map((widget) => translateWidget(widget, translator)) };
   for (const field of FORM_FIELDS) translated[field] = translator.text(formTextName(field), form[field]);
-  return { form: { ...translated, ...translator.attributesFor(...FORM_FIELDS.map(formTextName)) }, missing: translator.missing };
+  translated.translatedIn = translator.languageOf(...FORM_FIELDS.map(formTextName));
+  return { form: translated, missing: translator.missing };
 }
 
 /** The organisation's texts a reporter reads on its page and in the enquiry dialog. */
 export type OrganisationTexts = Record<keyof typeof ORGANISATION_TEXT_NAMES, string>;
-export type TranslatedOrganisationTexts = { texts: OrganisationTexts; attributes: Record<keyof OrganisationTexts, TranslatedText>; missing: boolean };
+export type TranslatedOrganisationTexts = { texts: OrganisationTexts; attributes: Partial<Record<keyof OrganisationTexts, TranslatedText>>; missing: boolean };
 
 export function translateOrganisationTexts(originals: OrganisationTexts, translations: Translations, lang: string): TranslatedOrganisationTexts {
   const translator = new TextTranslator(translations, lang);
   const keys = Object.keys(ORGANISATION_TEXT_NAMES) as (keyof OrganisationTexts)[];
   const texts = { ...originals };
-  const attributes = {} as Record<keyof OrganisationTexts, TranslatedText>;
+  const attributes: TranslatedOrganisationTexts['attributes'] = {};
   for (const key of keys) {
     texts[key] = translator.text(ORGANISATION_TEXT_NAMES[key], originals[key]);
-    attributes[key] = translator.attributesFor(ORGANISATION_TEXT_NAMES[key]);
+    attributes[key] = translator.languageOf(ORGANISATION_TEXT_NAMES[key]);
   }
   return { texts, attributes, missing: translator.missing };
 }

@@ -7,8 +7,9 @@ import type { OrganisationTexts } from '../../lib/translation-apply';
 const MENU_ID = 'lt-language';
 
 /** Marks an element as holding a translated text (`lang`, and `dir` for right-to-left), or as the original. */
-export function withLanguage<T extends Element | null>(element: T, { lang, dir }: TranslatedText = {}): T {
+export function withLanguage<T extends Element | null>(element: T, text: TranslatedText | undefined): T {
   if (!element) return element;
+  const { lang, dir } = text ?? {};
   for (const [name, value] of [['lang', lang], ['dir', dir]] as const) {
     if (value) element.setAttribute(name, value);
     else element.removeAttribute(name);

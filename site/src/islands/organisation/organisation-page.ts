@@ -78,7 +78,7 @@ export function startOrganisationPage(): void {
 function showEnquiryLabel(button: HTMLElement | undefined, { texts, attributes }: ShownOrganisationTexts): void {
   if (!button) return;
   button.textContent = texts.generalEnquiryLabel.trim() || DEFAULT_ENQUIRY_LABEL;
-  withLanguage(button, texts.generalEnquiryLabel.trim() ? attributes.generalEnquiryLabel : {});
+  withLanguage(button, texts.generalEnquiryLabel.trim() ? attributes.generalEnquiryLabel : undefined);
 }
 
 // Always visible, and Escape does the same from anywhere on the page, because someone may need

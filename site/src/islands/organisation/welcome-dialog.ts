@@ -8,7 +8,7 @@ import { withLanguage } from './organisation-language';
  * The organisation's welcome note, open when the page loads. Loaded only for organisations that
  * have one, with the rich text renderer it needs.
  */
-export function openWelcomeDialog(host: Element, content: string, text: TranslatedText = {}): void {
+export function openWelcomeDialog(host: Element, content: string, text?: TranslatedText): void {
   const closeButton = h('button', { type: 'button', class: 'button' }, 'Close');
   const dialog = h(
     'dialog',

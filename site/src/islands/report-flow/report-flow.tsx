@@ -1,11 +1,11 @@
 import { themeStyle } from '../../forms/theme';
-import { langAttributes, type TranslatedText } from '../../forms/translated-text';
+import type { Translatable } from '../../forms/translated-text';
 import { fontDataValue, sameOriginImageUrl } from '../organisation-display';
 import { useDocumentTitle, useFocusOnChange } from '../page-focus';
 import { pageTitle } from '../page-title';
-import { LanguageMenu } from '../language-menu';
 import { QuickExit } from '../quick-exit';
 import { FALLBACK_ERROR_MESSAGE } from '../../lib/http';
+import { REPORT_FORM_DATA_ID } from '../../lib/page-data';
 import { useLaterSteps, type LaterStepsState } from './later-steps';
 import { ProgressBar } from './progress-bar';
 import type { ReporterForm } from './report-data';
@@ -47,7 +47,7 @@ export function ReportFlow() {
   }
 
   const { organisation } = data;
-  const form: ReporterForm & TranslatedText = flow.form ?? data.form;
+  const form: ReporterForm & Translatable = flow.form ?? data.form;
   const logoUrl = form.showLogo && organisation.showLogoOnReportForms ? sameOriginImageUrl(organisation.logoUrl, window.location.origin) : undefined;
   const showProgress = showsProgress(flow);
 
@@ -57,10 +57,10 @@ export function ReportFlow() {
       <main className="container container--narrow">
         <header className="report-flow__header">
           {logoUrl && <img className="report-flow__logo" src={logoUrl} alt={organisation.name} />}
-          <p className="report-flow__form-name" {...langAttributes(form)}>
+          <p className="report-flow__form-name" {...form.translatedIn}>
             {form.name}
           </p>
-          <LanguageMenu language={flow.language} unavailable={flow.translationUnavailable} />
+          {later.kind === 'ready' && <later.steps.LanguageMenu dataID={REPORT_FORM_DATA_ID} organisationID={organisation.id} form={data.form} onShown={flow.setShown} />}
         </header>
         {showProgress && (
           <ProgressBar

@@ -1,12 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FormPage } from '../../../../api/shared/form-definition';
-import type { TranslatedText } from '../../forms/translated-text';
+import type { Translatable } from '../../forms/translated-text';
 import { navigate, useHistoryLocation } from '../../lib/history-router';
 import { FALLBACK_ERROR_MESSAGE } from '../../lib/http';
 import { readPageData, REPORT_FORM_DATA_ID } from '../../lib/page-data';
-import { readTranslationSetup } from '../../lib/reporter-language';
 import { endReportSession } from '../quick-exit-actions';
-import { usePageLanguage } from '../use-page-language';
+import type { ShownForm } from '../language-menu';
 import type { AttachmentEntry } from './attachment-upload';
 import { readCredentials } from './credentials';
 import type { ReportCredentials } from './report-api';
@@ -50,14 +49,11 @@ export function useReportFlow() {
   }, []);
 
   const ready = data.kind === 'ready' ? data : undefined;
-  // The form as the reporter reads it: translated when they chose a language, the original meanwhile. The
-  // actions keep working on the original (`ready.form`), whose option texts are what answers store.
-  const [translationSetup] = useState(() => readTranslationSetup(readPageData(REPORT_FORM_DATA_ID)));
-  const language = usePageLanguage(translationSetup, ready?.organisation.id, ready?.form.id);
-  const { loaded } = language;
-  const shown = useMemo(() => (ready && loaded && !loaded.failed ? loaded.module.translateForm(ready.form, loaded.translations, loaded.lang) : undefined), [ready, loaded]);
-  const translationUnavailable = Boolean(loaded?.failed || shown?.missing);
-  const form: (ReporterForm & TranslatedText) | undefined = shown?.form ?? ready?.form;
+  // The form as the reporter reads it: translated by the language menu (language-menu.tsx) when they chose
+  // a language, the original meanwhile. The actions work on the original (`ready.form`), whose option
+  // texts are what answers store.
+  const [shown, setShown] = useState<ShownForm>();
+  const form: (ReporterForm & Translatable) | undefined = shown && shown.source === ready?.form ? shown.form : ready?.form;
   const formID = form?.id;
   const { pages, visible } = useMemo(() => visiblePages(form?.widgets ?? [], answers), [form, answers]);
   const steps = useMemo(() => reportSteps(pages, form?.allowFileUploads ?? false), [pages, form]);
@@ -177,8 +173,7 @@ export function useReportFlow() {
     data,
     route,
     form,
-    language,
-    translationUnavailable,
+    setShown,
     steps,
     stepIndex,
     step,
