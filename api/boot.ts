@@ -20,6 +20,7 @@ import { logInfo, setLogLevel } from "./lib/log.ts";
 import { startNotifier } from "./modules/notifications/notifier.ts";
 import { startStaleReminders } from "./modules/notifications/stale-reminders.ts";
 import { startHousekeeping } from "./modules/abuse/housekeeping.ts";
+import { createTranslator } from "./modules/translation/service.ts";
 
 export const DEFAULT_SITE_ROOT = fileURLToPath(new URL("../site/dist", import.meta.url));
 
@@ -76,7 +77,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
     draftSnapshots: new DraftSnapshots(),
     blobs: createBlobStore(config.blobs),
     mailer: createMailer(config.mail),
-    translator: null,
+    translator: config.translation ? createTranslator(config.translation, database.db) : null,
   };
   const stopNotifier = startNotifier(services);
   const stopReminders = startStaleReminders(services);

@@ -23,5 +23,6 @@ import "../modules/tags/graphql.ts";
 import "../modules/onboarding/graphql.ts";
 import "../modules/plans/graphql.ts";
 import "../modules/users/graphql-admin.ts";
+import "../modules/translation/graphql.ts";
 
 export const schema = builder.toSchema();

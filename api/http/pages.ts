@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { reportSubmissions } from "../../db/schema/index.ts";
 import { loadOrganisationPage, type PublicOrganisation } from "../modules/organisations/public.ts";
 import { findPublishedForm, isOtherKindOfForm, REPORT_FORM_NOT_FOUND, reporterFormView } from "../modules/reporting/forms.ts";
+import { reporterTranslationSetup, TRANSLATION_SETUP_ELEMENT_ID } from "../modules/translation/page-setup.ts";
 import { injectJson } from "./inject.ts";
 import { injectOrganisationHtml } from "./organisation-html.ts";
 import { serveFile, type StaticSite } from "./static-site.ts";
@@ -36,9 +37,9 @@ export function pageHandler(site: StaticSite) {
       if (!host.organisation) return errorPage(site, request, ORGANISATION_UNAVAILABLE, 404);
       // The organisation page also answers at /organisation/{its id}, where a form of another kind sends the reporter (spec §2).
       if (path === "/" || path === "" || path === `/organisation/${host.organisation.id}`) return organisationPage(c, site, host.organisation);
-      if (path === "/report/login") return servePage(site, request, "/report-login");
+      if (path === "/report/login") return withTranslationSetup(c, site, "/report-login", host.organisation);
       if (path === "/report" || path === "/report/") return c.redirect(await reportEntry(c), 302);
-      if (FOLLOW_UP_PATHS.test(path)) return servePage(site, request, "/report-area");
+      if (FOLLOW_UP_PATHS.test(path)) return withTranslationSetup(c, site, "/report-area", host.organisation);
       const flow = REPORT_FLOW_PATHS.exec(path);
       if (flow) return reportFlowPage(c, site, host.organisation, flow[1]!);
       return notFoundPage(site, request);
@@ -56,8 +57,26 @@ export function pageHandler(site: StaticSite) {
 async function organisationPage(c: Context<AppEnv>, site: StaticSite, organisation: PublicOrganisation): Promise<Response> {
   const shell = site.lookup("/org");
   if (!shell) return notFoundPage(site, c.req.raw);
-  const data = await loadOrganisationPage(c.get("services").database.db, organisation);
+  const db = c.get("services").database.db;
+  const [page, translation] = await Promise.all([loadOrganisationPage(db, organisation), translationSetup(c, organisation)]);
+  const data = { ...page, translation };
   const html = injectOrganisationHtml(injectJson(new TextDecoder().decode(shell.body), "lantern-organisation", data), data);
+  return serveFile(shell, c.req.raw, { body: new TextEncoder().encode(html) });
+}
+
+/** The language menu's data for this organisation's reporter pages (docs/decisions/043-form-translation.md). */
+function translationSetup(c: Context<AppEnv>, organisation: PublicOrganisation) {
+  const services = c.get("services");
+  return reporterTranslationSetup(services.database.db, services.translator, organisation.id);
+}
+
+/** A reporter page with no other inline data: the language menu's data goes in its own placeholder. */
+async function withTranslationSetup(c: Context<AppEnv>, site: StaticSite, page: string, organisation: PublicOrganisation): Promise<Response> {
+  const shell = site.lookup(page);
+  if (!shell) return notFoundPage(site, c.req.raw);
+  const translation = await translationSetup(c, organisation);
+  if (!translation) return serveFile(shell, c.req.raw);
+  const html = injectJson(new TextDecoder().decode(shell.body), TRANSLATION_SETUP_ELEMENT_ID, translation);
   return serveFile(shell, c.req.raw, { body: new TextEncoder().encode(html) });
 }
 
@@ -95,9 +114,8 @@ async function reportFlowPage(c: Context<AppEnv>, site: StaticSite, organisation
   const db = c.get("services").database.db;
   const form = await findPublishedForm(db, organisation.id, formId);
   if (!form && (await isOtherKindOfForm(db, organisation.id, formId))) return c.redirect(`/organisation/${organisation.id}`, 302);
-  const data = form
-    ? { organisation: reporterOrganisation(organisation), form: await reporterFormView(db, form, c.get("state").actor) }
-    : { organisation: reporterOrganisation(organisation), error: REPORT_FORM_NOT_FOUND };
+  const [view, translation] = form ? await Promise.all([reporterFormView(db, form, c.get("state").actor), translationSetup(c, organisation)]) : [null, null];
+  const data = view ? { organisation: reporterOrganisation(organisation), form: view, translation } : { organisation: reporterOrganisation(organisation), error: REPORT_FORM_NOT_FOUND };
   const html = injectJson(new TextDecoder().decode(shell.body), "lantern-report-form", data);
   return serveFile(shell, c.req.raw, { status: form ? 200 : 404, body: new TextEncoder().encode(html) });
 }

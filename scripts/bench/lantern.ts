@@ -16,6 +16,8 @@ export interface LanternOptions {
   /** Absent means embedded PGlite in dataDir (which seeds demo data on first start). */
   databaseUrl?: string;
   production?: boolean;
+  /** Further variables, such as the translation provider the bench starts on loopback. */
+  env?: Record<string, string>;
 }
 
 /** The environment `bun api/main.ts` and `bun scripts/cli.ts` get: only what the bench chooses. */
@@ -26,6 +28,7 @@ export function lanternEnv(options: LanternOptions, port?: number): Record<strin
     ...(port === undefined ? {} : { PORT: String(port) }),
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.production ? { NODE_ENV: "production" } : {}),
+    ...options.env,
   });
 }
 

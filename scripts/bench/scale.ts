@@ -11,6 +11,7 @@ import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
 import { MAX_SOCKETS_PER_SESSION } from "../../api/graphql/socket-limits.ts";
 import { measureChatDelivery } from "./chat-delivery.ts";
 import { FORM_WIDGETS, measureFormSave } from "./form-save.ts";
+import { measureTranslation, startBenchProvider } from "./translation.ts";
 import { lanternEnv, login, startLantern, type LanternOptions, type LanternServer } from "./lantern.ts";
 import { benchDatabaseUrl, dropBenchDatabase, recreateBenchDatabase } from "./postgres.ts";
 import { runCommand, stopChild } from "./processes.ts";
@@ -21,10 +22,13 @@ import { failedRow, formatCount, type Row } from "./table.ts";
 
 /** The console user both parts act as: the demo organisation's owner sees every report in it. */
 const OWNER_EMAIL = "owner@demo.test";
+const SUPER_ADMIN_EMAIL = "admin@lantern.test";
 /** Idle time before the chat server's memory is read, as the other RSS figures wait. */
 const IDLE_MS = 2000;
 /** Saves of the large form measured: enough for a p99 that is not just the maximum. */
 const FORM_SAVES = 200;
+/** Cached translateData requests timed after the first: enough for a p99 that means something. */
+const TRANSLATION_CACHED_REQUESTS = 200;
 
 export interface ScaleSettings {
   /** Reports seeded into the demo organisation for the list. */
@@ -47,6 +51,26 @@ async function withServer<T>(ctx: BenchContext, options: LanternOptions, work: (
     return await work(server);
   } finally {
     await stop();
+  }
+}
+
+/** translateData of a large form, with a LibreTranslate-protocol provider on loopback for this run. */
+async function translationRows(ctx: BenchContext, options: LanternOptions): Promise<Row[]> {
+  const { provider, env } = await startBenchProvider();
+  const stopProvider = ctx.cleanup.defer("stop the loopback translation provider", () => provider.stop());
+  try {
+    return await withServer(ctx, { ...options, env }, async (server) =>
+      measureTranslation({
+        base: server.base,
+        cookie: await login(server.base, OWNER_EMAIL, DEMO_PASSWORD),
+        superAdminCookie: await login(server.base, SUPER_ADMIN_EMAIL, DEMO_PASSWORD),
+        provider,
+        cachedRequests: TRANSLATION_CACHED_REQUESTS,
+        progress: ctx.progress,
+      }),
+    );
+  } finally {
+    await stopProvider();
   }
 }
 
@@ -128,11 +152,12 @@ export async function measureAtScale(ctx: BenchContext, settings: ScaleSettings)
             measureFormSave({ base: server.base, cookie: await login(server.base, OWNER_EMAIL, DEMO_PASSWORD), saves: FORM_SAVES, progress: ctx.progress }),
           ),
         );
+    const translation = only && only !== "form" ? [] : await part(`translateData, ${FORM_WIDGETS}-widget form, first (Postgres)`, "ms", () => translationRows(ctx, options));
     const list = only && only !== "list" ? [] : await part(`Report list, ${formatCount(settings.listReports)} reports, p99 (Postgres)`, "ms", () => listRows(ctx, options, settings));
     // The chat alone still runs over the list's reports: the sidebar counts it may hold cost what they cost at that size.
     if (only === "chat") await timed(ctx, `seeding ${formatCount(settings.listReports)} reports`, () => seedReports(options.databaseUrl!, settings.listReports, "history"));
     const chat = only && only !== "chat" ? [] : await part(`Chat delivery, ${formatCount(settings.chatSockets)} sockets, p99 (Postgres)`, "ms", () => chatRows(ctx, options, settings));
-    return [...formSave, ...list, ...chat];
+    return [...formSave, ...translation, ...list, ...chat];
   } finally {
     await removeDir();
     await dropDatabase();
