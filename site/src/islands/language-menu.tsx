@@ -40,7 +40,7 @@ export function LanguageMenu({ dataID, organisationID, form, onShown }: Language
       <label className="language-menu__label" htmlFor={LANGUAGE_MENU_ID}>
         {LANGUAGE_MENU_LABEL}
       </label>
-      <select id={LANGUAGE_MENU_ID} className="form-input form-select language-menu__select" value={lang ?? setup.sourceLanguage} onChange={(event) => choose(event.target.value)}>
+      <select id={LANGUAGE_MENU_ID} className="language-menu__select" value={lang ?? setup.sourceLanguage} onChange={(event) => choose(event.target.value)}>
         {menuLanguages(setup).map((entry) => (
           <option key={entry.code} value={entry.code} lang={entry.code}>
             {entry.name}

@@ -35,7 +35,7 @@ export function organisationLanguageMenu(
   const notice = h('p', { class: 'language-menu__notice', role: 'status' });
   const select = h(
     'select',
-    { id: MENU_ID, class: 'form-input form-select language-menu__select' },
+    { id: MENU_ID, class: 'language-menu__select' },
     ...menuLanguages(setup).map((language) => h('option', { value: language.code, lang: language.code }, language.name)),
   );
   let latest = 0;
