@@ -25,6 +25,8 @@ export const REPORTER_TRANSLATION_REFUSED = "Reporters' words are only translate
 
 /** Cache lookups go in slices so one query's parameter list stays modest whatever the form's size. */
 const CACHE_LOOKUP_SLICE = 500;
+/** Translations kept in memory besides the database: a few hundred forms' worth in a few languages, some megabytes. */
+const REMEMBERED_TRANSLATIONS = 50_000;
 
 export function createProvider(config: TranslationConfig): TranslationProvider {
   switch (config.provider) {
@@ -88,8 +90,23 @@ export function createTranslator(config: TranslationConfig, db: Database, provid
   // Fetched at start, in the background: the first reporter page then finds the list ready.
   void languages.get();
 
-  async function cached(hashes: string[], format: TranslationFormat, source: string, target: string): Promise<Map<string, string>> {
+  // Cached translations never change (a changed text is another hash), so every instance may keep
+  // the ones it read: a busy form in a popular language is then answered without the database.
+  const remembered = new Map<string, string>();
+  const memoryKey = (hash: string, format: TranslationFormat, source: string, target: string) => `${source}\u0000${target}\u0000${format}\u0000${hash}`;
+  function remember(key: string, translated: string): void {
+    if (remembered.size >= REMEMBERED_TRANSLATIONS) remembered.delete(remembered.keys().next().value!);
+    remembered.set(key, translated);
+  }
+
+  async function cached(allHashes: string[], format: TranslationFormat, source: string, target: string): Promise<Map<string, string>> {
     const found = new Map<string, string>();
+    const hashes: string[] = [];
+    for (const hash of allHashes) {
+      const known = remembered.get(memoryKey(hash, format, source, target));
+      if (known === undefined) hashes.push(hash);
+      else found.set(hash, known);
+    }
     for (let start = 0; start < hashes.length; start += CACHE_LOOKUP_SLICE) {
       const rows = await db
         .select({ sourceHash: translationCache.sourceHash, translatedText: translationCache.translatedText })
@@ -103,8 +120,49 @@ export function createTranslator(config: TranslationConfig, db: Database, provid
             inArray(translationCache.sourceHash, hashes.slice(start, start + CACHE_LOOKUP_SLICE)),
           ),
         );
-      for (const row of rows) found.set(row.sourceHash, row.translatedText);
+      for (const row of rows) {
+        found.set(row.sourceHash, row.translatedText);
+        remember(memoryKey(row.sourceHash, format, source, target), row.translatedText);
+      }
     }
+    return found;
+  }
+
+  // Texts on their way to the provider: a second page asking for the same ones meanwhile waits for
+  // that answer instead of sending them again.
+  const inFlight = new Map<string, Promise<string | null>>();
+
+  /** Translations of texts the cache does not have, by hash; each sent once however many ask at once. */
+  async function translateMissing(missing: { text: string; hash: string }[], format: TranslationFormat, source: string, target: string): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    const waiting: Promise<void>[] = [];
+    const toSend = missing.filter(({ hash }) => {
+      const pending = inFlight.get(memoryKey(hash, format, source, target));
+      if (pending) waiting.push(pending.then((text) => void (text !== null && found.set(hash, text))));
+      return !pending;
+    });
+    let finish: (answers: Map<string, string>) => void = () => {};
+    const sending = new Promise<Map<string, string>>((resolve) => (finish = resolve));
+    for (const { hash } of toSend) inFlight.set(memoryKey(hash, format, source, target), sending.then((answers) => answers.get(hash) ?? null));
+    const answered = new Map<string, string>();
+    try {
+      if (toSend.length > 0) {
+        const prepared = toSend.map(({ text }) => (format === "HTML" ? protectUntranslated(text) : { html: text, kept: [] as string[] }));
+        const answers = await translateInBatches(provider, prepared.map((item) => item.html), format === "HTML" ? "html" : "text", source, target);
+        toSend.forEach(({ hash }, index) => {
+          const translated = usable(answers[index] ?? null, format, prepared[index]!.kept);
+          if (translated !== null) answered.set(hash, translated);
+        });
+        const fresh = [...answered].map(([sourceHash, translatedText]) => ({ provider: provider.name, sourceLanguage: source, targetLanguage: target, format, sourceHash, translatedText }));
+        if (fresh.length > 0) await db.insert(translationCache).values(fresh).onConflictDoNothing();
+        for (const [hash, text] of answered) remember(memoryKey(hash, format, source, target), text);
+      }
+    } finally {
+      finish(answered);
+      for (const { hash } of toSend) inFlight.delete(memoryKey(hash, format, source, target));
+    }
+    for (const [hash, text] of answered) found.set(hash, text);
+    await Promise.all(waiting);
     return found;
   }
 
@@ -120,16 +178,8 @@ export function createTranslator(config: TranslationConfig, db: Database, provid
         const known = await cached([...hashOf.values()], format, source, target);
         const missing = unique.filter((text) => !known.has(hashOf.get(text)!));
         if (missing.length > 0) {
-          const prepared = format === "HTML" ? missing.map(protectUntranslated) : missing.map((text) => ({ html: text, kept: [] as string[] }));
-          const answers = await translateInBatches(provider, prepared.map((item) => item.html), format === "HTML" ? "html" : "text", source, target);
-          const fresh: (typeof translationCache.$inferInsert)[] = [];
-          missing.forEach((text, index) => {
-            const translated = usable(answers[index] ?? null, format, prepared[index]!.kept);
-            if (translated === null) return;
-            known.set(hashOf.get(text)!, translated);
-            fresh.push({ provider: provider.name, sourceLanguage: source, targetLanguage: target, format, sourceHash: hashOf.get(text)!, translatedText: translated });
-          });
-          if (fresh.length > 0) await db.insert(translationCache).values(fresh).onConflictDoNothing();
+          const translated = await translateMissing(missing.map((text) => ({ text, hash: hashOf.get(text)! })), format, source, target);
+          for (const [hash, text] of translated) known.set(hash, text);
         }
         return texts.map((text) => known.get(hashOf.get(text) ?? "") ?? null);
       } catch (error) {

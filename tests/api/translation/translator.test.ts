@@ -33,7 +33,7 @@ describe("the LibreTranslate translator", () => {
     expect(provider.languageCalls).toBe(calls);
   });
 
-  test("translates organisation texts once: the second request is answered from the database", async () => {
+  test("translates organisation texts once: the second request is answered from the cache", async () => {
     const texts = ["What happened?", "Where did it happen?", "What happened?"];
     expect(await translator.translateOrganisationTexts(texts, "Text", "en", "de")).toEqual(["[de] What happened?", "[de] Where did it happen?", "[de] What happened?"]);
     expect(provider.texts()).toEqual(["What happened?", "Where did it happen?"]);
@@ -44,6 +44,15 @@ describe("the LibreTranslate translator", () => {
     // Another language is another translation.
     expect(await translator.translateOrganisationTexts(["What happened?"], "Text", "en", "fr")).toEqual(["[fr] What happened?"]);
     expect(provider.texts()).toEqual(["What happened?"]);
+  });
+
+  test("two pages asking at once for the same new texts send them once", async () => {
+    provider.setDelay(200);
+    const texts = ["When did it start?", "Is it still going on?"];
+    const [first, second] = await Promise.all([translator.translateOrganisationTexts(texts, "Text", "en", "ar"), translator.translateOrganisationTexts([...texts, "Anything else?"], "Text", "en", "ar")]);
+    expect(first).toEqual(["[ar] When did it start?", "[ar] Is it still going on?"]);
+    expect(second).toEqual(["[ar] When did it start?", "[ar] Is it still going on?", "[ar] Anything else?"]);
+    expect(provider.texts().sort()).toEqual(["Anything else?", "Is it still going on?", "When did it start?"]);
   });
 
   test("keeps 'do not translate' parts exactly as written, even though the engine translates inside them", async () => {
