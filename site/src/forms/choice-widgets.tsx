@@ -1,6 +1,8 @@
+import { optionLabel } from './translated-text';
 import { describedBy, widgetIds, WidgetFrame, type WidgetProps } from './widget-frame';
 
-// Answers to choice widgets are the chosen option texts (spec section 5).
+// Answers to choice widgets are the chosen option texts (spec section 5), the organisation's originals
+// even when the reporter reads the options translated.
 
 export function SelectWidget({ widget, value, onChange, error }: WidgetProps) {
   return (
@@ -18,8 +20,8 @@ export function SelectWidget({ widget, value, onChange, error }: WidgetProps) {
       >
         <option value="">Select…</option>
         {widget.answers.map((option) => (
-          <option key={option} value={option}>
-            {option}
+          <option key={option} value={option} {...widget.translatedIn}>
+            {optionLabel(widget, option)}
           </option>
         ))}
       </select>
@@ -51,7 +53,7 @@ export function RadioWidget({ widget, value, onChange, error }: WidgetProps) {
               autoComplete="off"
               onChange={() => onChange([option])}
             />
-            <span>{option}</span>
+            <span {...widget.translatedIn}>{optionLabel(widget, option)}</span>
           </label>
         ))}
       </div>
@@ -80,7 +82,7 @@ export function CheckboxWidget({ widget, value, onChange, error }: WidgetProps) 
               aria-invalid={error ? true : undefined}
               onChange={(event) => toggle(option, event.target.checked)}
             />
-            <span>{option}</span>
+            <span {...widget.translatedIn}>{optionLabel(widget, option)}</span>
           </label>
         ))}
       </div>

@@ -1,11 +1,19 @@
 import { createElement, useMemo, type CSSProperties, type ReactNode } from 'react';
 import { richTextTree, type RichTextNode } from './rich-text-tree';
+import type { TranslatedText } from './translated-text';
+
+/** `lang` and `dir` mark a translated text (forms/translated-text.ts). */
+export type RichTextProps = { html: string; className?: string | undefined } & Partial<TranslatedText>;
 
 /** The message as React elements (styles go through the DOM's style object, as CSP wants). */
-export function RichTextView({ html, className }: { html: string; className?: string | undefined }) {
+export function RichTextView({ html, className, lang, dir }: RichTextProps) {
   const content = useMemo(() => richTextTree(html), [html]);
   if (!content) return null;
-  return <div className={className ? `rich-text ${className}` : 'rich-text'}>{content.map(toReact)}</div>;
+  return (
+    <div className={className ? `rich-text ${className}` : 'rich-text'} lang={lang} dir={dir}>
+      {content.map(toReact)}
+    </div>
+  );
 }
 
 function toReact(node: RichTextNode, key: number): ReactNode {

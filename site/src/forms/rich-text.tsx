@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { RichTextView } from './rich-text-view';
+import type { RichTextProps, RichTextView } from './rich-text-view';
 import './rich-text.css';
 
 /**
@@ -7,9 +7,9 @@ import './rich-text.css';
  * message has text, so pages whose forms have none never download it; until then the place stays
  * empty, the same as for an empty message.
  */
-export function RichText({ html, className }: { html: string; className?: string }) {
-  const View = useRichTextView(html.trim() !== '');
-  return View ? <View html={html} className={className} /> : null;
+export function RichText(props: RichTextProps) {
+  const View = useRichTextView(props.html.trim() !== '');
+  return View ? <View {...props} /> : null;
 }
 
 let view: typeof RichTextView | undefined;

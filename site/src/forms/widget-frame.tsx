@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
 import type { FormWidget } from '../../../api/shared/form-definition';
+import type { DisplayWidget } from './translated-text';
 import { Toggletip } from './toggletip';
 
 /** Everything a widget needs: its definition, its answer and a way to change it. */
 export type WidgetProps = {
-  widget: FormWidget;
+  widget: DisplayWidget;
   value: readonly string[];
   onChange: (value: string[]) => void;
   error: string | undefined;
@@ -23,10 +24,10 @@ export function describedBy(widget: FormWidget, error: string | undefined): stri
   return parts.length > 0 ? parts.join(' ') : undefined;
 }
 
-function Title({ widget }: { widget: FormWidget }) {
+function Title({ widget }: { widget: DisplayWidget }) {
   return (
     <>
-      {widget.title}
+      <span {...widget.translatedIn}>{widget.title}</span>
       {widget.required && (
         <>
           <span className="form-widget__required" aria-hidden="true">
@@ -41,7 +42,7 @@ function Title({ widget }: { widget: FormWidget }) {
 }
 
 type WidgetFrameProps = {
-  widget: FormWidget;
+  widget: DisplayWidget;
   error: string | undefined;
   /** Radio and checkbox groups: a title the options' group points at, instead of a label element. */
   group?: boolean;
@@ -52,7 +53,7 @@ export function WidgetFrame({ widget, error, group = false, children }: WidgetFr
   const ids = widgetIds(widget);
   const tip = widget.tooltip.trim() ? <Toggletip id={ids.tip} text={widget.tooltip} about={widget.title} /> : null;
   const caption = widget.caption.trim() ? (
-    <p className="form-widget__caption" id={ids.caption}>
+    <p className="form-widget__caption" id={ids.caption} {...widget.translatedIn}>
       {widget.caption}
     </p>
   ) : null;

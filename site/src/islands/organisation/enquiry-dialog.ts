@@ -1,9 +1,11 @@
 import * as v from 'valibot';
 import { richTextElement } from '../../forms/rich-text-dom';
+import type { TranslatedText } from '../../forms/translated-text';
 import { h } from '../../lib/dom';
 import { graphqlRequest } from '../../lib/graphql';
 import { FALLBACK_ERROR_MESSAGE } from '../../lib/http';
 import { dialogQuickExit, openModal } from './modal-dialog';
+import { withLanguage } from './organisation-language';
 
 // verifyToken: a solved proof-of-work challenge, filled in by the HTTP helper when the server asks for one.
 const SEND_ENQUIRY_MUTATION = `mutation GuestSendEnquiry($organisationID: ID!, $message: String!, $verifyToken: String) {
@@ -11,7 +13,8 @@ const SEND_ENQUIRY_MUTATION = `mutation GuestSendEnquiry($organisationID: ID!, $
 const resultSchema = v.object({ reportID: v.string(), pin: v.nullish(v.string(), null) });
 type EnquiryResult = v.InferOutput<typeof resultSchema>;
 
-export type EnquiryDialogOptions = { organisationID: string; title: string; welcomeMessage: string };
+/** `titleText` and `welcomeText` carry the `lang` of a translated title and message. */
+export type EnquiryDialogOptions = { organisationID: string; title: string; welcomeMessage: string; titleText?: TranslatedText | undefined; welcomeText?: TranslatedText | undefined };
 
 async function sendEnquiry(organisationID: string, message: string): Promise<{ ok: true; result: EnquiryResult } | { ok: false; message: string }> {
   const response = await graphqlRequest(SEND_ENQUIRY_MUTATION, { organisationID, message });
@@ -24,7 +27,7 @@ async function sendEnquiry(organisationID: string, message: string): Promise<{ o
  * The general enquiry ('Ask a Question'), loaded when the reporter first opens it. Each opening
  * builds a new dialog, so it always starts from an empty form.
  */
-export function openEnquiryDialog(host: Element, { organisationID, title, welcomeMessage }: EnquiryDialogOptions): void {
+export function openEnquiryDialog(host: Element, { organisationID, title, welcomeMessage, titleText, welcomeText }: EnquiryDialogOptions): void {
   const message = h('textarea', { id: 'enquiry-message', class: 'field__input enquiry-message', rows: '6', autocomplete: 'off' });
   const field = h('div', { class: 'field' }, h('label', { class: 'field__label', for: 'enquiry-message' }, 'Message'), message);
   const alert = h('p', { class: 'alert alert--error', role: 'alert' });
@@ -33,8 +36,8 @@ export function openEnquiryDialog(host: Element, { organisationID, title, welcom
   const form = h(
     'form',
     { class: 'stack', novalidate: true, autocomplete: 'off' },
-    h('h2', { id: 'enquiry-modal-title' }, title),
-    richTextElement(welcomeMessage),
+    withLanguage(h('h2', { id: 'enquiry-modal-title' }, title), titleText),
+    withLanguage(richTextElement(welcomeMessage), welcomeText),
     field,
     h('div', { class: 'actions modal__actions' }, cancel, send),
   );

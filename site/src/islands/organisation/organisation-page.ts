@@ -5,6 +5,8 @@ import { parseOrganisationPageData, sortFormsByName, type OrganisationPageData, 
 import { fontDataValue, sameOriginImageUrl } from '../organisation-display';
 import { pageTitle } from '../page-title';
 import { isQuickExitEscape, quickExit } from '../quick-exit-actions';
+import { readTranslationSetup } from '../../lib/reporter-language';
+import { organisationLanguageMenu, withLanguage, type ShownOrganisationTexts } from './organisation-language';
 
 const NOT_FOUND_MESSAGE = 'Organisation was not found or is currently suspended.';
 const DEFAULT_ENQUIRY_LABEL = 'Ask a Question';
@@ -12,19 +14,25 @@ const STATIC_CONTENT_ID = 'lantern-organisation-static';
 const PAGE_ID = 'organisation-page';
 const PAGE_NAME = 'Report an incident';
 
-type PageState = { kind: 'error'; message: string } | { kind: 'ready'; data: OrganisationPageData };
+type PageState = { kind: 'error'; message: string } | { kind: 'ready'; data: OrganisationPageData; raw: unknown };
 
 function readState(): PageState {
   const raw = readPageData(ORGANISATION_DATA_ID);
   // An untouched placeholder means the server had no organisation to inject.
   if (raw === null || raw === undefined) return { kind: 'error', message: NOT_FOUND_MESSAGE };
   const data = parseOrganisationPageData(raw);
-  return data ? { kind: 'ready', data } : { kind: 'error', message: FALLBACK_ERROR_MESSAGE };
+  return data ? { kind: 'ready', data, raw } : { kind: 'error', message: FALLBACK_ERROR_MESSAGE };
 }
 
 function hasWelcomeMessage(data: OrganisationPageData): boolean {
   const { portalWelcomeMessageEnabled, portalWelcomeMessageContent } = data.organisation;
   return portalWelcomeMessageEnabled && portalWelcomeMessageContent.trim() !== '';
+}
+
+/** The organisation's own texts, shown until (and unless) the reporter reads them in another language. */
+function originalTexts({ organisation }: OrganisationPageData): ShownOrganisationTexts {
+  const { portalWelcomeMessageContent, generalEnquiryLabel, generalEnquiryWelcomeMessageContent } = organisation;
+  return { texts: { portalWelcomeMessageContent, generalEnquiryLabel, generalEnquiryWelcomeMessageContent }, attributes: {} };
 }
 
 /**
@@ -41,17 +49,36 @@ export function startOrganisationPage(): void {
   const state = readState();
   if (state.kind === 'error') {
     main.replaceChildren(alert(state.message));
-  } else {
-    const { organisation } = state.data;
-    page.dataset.font = fontDataValue(organisation.fontFamily);
-    main.replaceChildren(...organisationContent(page, state.data));
-    document.title = pageTitle(PAGE_NAME, organisation.name);
+    document.getElementById(STATIC_CONTENT_ID)?.remove();
+    return;
   }
+  const { organisation } = state.data;
+  let shown = originalTexts(state.data);
+  const content = organisationContent(page, state.data, () => shown);
+  // Where the organisation has translations on: the menu, and the texts in the reporter's language.
+  const setup = readTranslationSetup(state.raw);
+  const menu = setup
+    ? organisationLanguageMenu(setup, organisation.id, shown.texts, (texts) => {
+        shown = texts;
+        showEnquiryLabel(content.enquiryButton, texts);
+      })
+    : undefined;
+  page.dataset.font = fontDataValue(organisation.fontFamily);
+  main.replaceChildren(...content.elements(menu?.element));
+  document.title = pageTitle(PAGE_NAME, organisation.name);
   document.getElementById(STATIC_CONTENT_ID)?.remove();
-  if (state.kind === 'ready' && hasWelcomeMessage(state.data)) {
-    const content = state.data.organisation.portalWelcomeMessageContent;
-    void import('./welcome-dialog').then(({ openWelcomeDialog }) => openWelcomeDialog(page, content));
+  if (hasWelcomeMessage(state.data)) {
+    // Opened once the starting language is known, so a reporter who chose one reads the note in it.
+    void (menu?.ready ?? Promise.resolve())
+      .then(() => import('./welcome-dialog'))
+      .then(({ openWelcomeDialog }) => openWelcomeDialog(page, shown.texts.portalWelcomeMessageContent, shown.attributes.portalWelcomeMessageContent));
   }
+}
+
+function showEnquiryLabel(button: HTMLElement | undefined, { texts, attributes }: ShownOrganisationTexts): void {
+  if (!button) return;
+  button.textContent = texts.generalEnquiryLabel.trim() || DEFAULT_ENQUIRY_LABEL;
+  withLanguage(button, texts.generalEnquiryLabel.trim() ? attributes.generalEnquiryLabel : undefined);
 }
 
 // Always visible, and Escape does the same from anywhere on the page, because someone may need
@@ -67,23 +94,34 @@ function alert(message: string): HTMLElement {
   return h('p', { class: 'alert alert--error', role: 'alert' }, message);
 }
 
-function organisationContent(page: HTMLElement, { organisation, forms }: OrganisationPageData): HTMLElement[] {
+// `shown` gives the organisation's texts in the reporter's language at the moment they are needed.
+function organisationContent(page: HTMLElement, { organisation, forms }: OrganisationPageData, shown: () => ShownOrganisationTexts) {
   const logoUrl = sameOriginImageUrl(organisation.logoUrl, window.location.origin);
-  const enquiryLabel = organisation.generalEnquiryLabel.trim() || DEFAULT_ENQUIRY_LABEL;
   const actions = h('div', { class: 'actions organisation-actions' }, h('a', { class: 'button button--secondary', href: '/report/login' }, 'Login to follow up'));
+  let enquiryButton: HTMLElement | undefined;
   if (organisation.generalEnquiryEnabled) {
-    const button = h('button', { type: 'button', class: 'button button--secondary' }, enquiryLabel);
-    const options = { organisationID: organisation.id, title: enquiryLabel, welcomeMessage: organisation.generalEnquiryWelcomeMessageContent };
+    const button = h('button', { type: 'button', class: 'button button--secondary' });
+    showEnquiryLabel(button, shown());
     button.addEventListener('click', () => {
+      const { texts, attributes } = shown();
+      const options = {
+        organisationID: organisation.id,
+        title: texts.generalEnquiryLabel.trim() || DEFAULT_ENQUIRY_LABEL,
+        titleText: attributes.generalEnquiryLabel,
+        welcomeMessage: texts.generalEnquiryWelcomeMessageContent,
+        welcomeText: attributes.generalEnquiryWelcomeMessageContent,
+      };
       import('./enquiry-dialog').then(
         ({ openEnquiryDialog }) => openEnquiryDialog(page, options),
         () => actions.before(alert(FALLBACK_ERROR_MESSAGE)),
       );
     });
     actions.append(button);
+    enquiryButton = button;
   }
-  return [
+  const elements = (menu: HTMLElement | undefined): HTMLElement[] => [
     h('header', { class: 'organisation-header' }, logoUrl && h('img', { class: 'organisation-header__logo', src: logoUrl, alt: '' }), h('h1', {}, organisation.name)),
+    ...(menu ? [menu] : []),
     h(
       'section',
       { 'aria-labelledby': 'report-forms-heading', class: 'stack' },
@@ -92,6 +130,7 @@ function organisationContent(page: HTMLElement, { organisation, forms }: Organis
     ),
     actions,
   ];
+  return { enquiryButton, elements };
 }
 
 function reportFormUrl(id: string): string {

@@ -2,11 +2,12 @@ import { useRef, useState, type Dispatch, type DragEvent, type FormEvent, type S
 import { formatFileSize } from '../../lib/format';
 import { RichText } from '../../forms/rich-text';
 import { acceptFiles, allowedTypes, MAX_ATTACHMENTS, uploadAttachment, type AttachmentEntry } from './attachment-upload';
+import type { Translatable } from '../../forms/translated-text';
 import type { ReporterForm } from './report-data';
 import { FlowError, StepActions } from './step-actions';
 
 type AttachFilesStepProps = {
-  form: ReporterForm;
+  form: ReporterForm & Translatable;
   attachments: readonly AttachmentEntry[];
   setAttachments: Dispatch<SetStateAction<AttachmentEntry[]>>;
   flowError: string | undefined;
@@ -55,7 +56,7 @@ export function AttachFilesStep({ form, attachments, setAttachments, flowError, 
   return (
     <form className="report-step stack" noValidate onSubmit={submit} aria-labelledby="report-step-title">
       <h1 id="report-step-title" tabIndex={-1}>Attach files</h1>
-      <RichText html={form.uploadFilesMessage} />
+      <RichText html={form.uploadFilesMessage} {...form.translatedIn} />
       <FlowError message={flowError} />
       <div
         className={`upload-zone${dragging ? ' upload-zone--active' : ''}`}

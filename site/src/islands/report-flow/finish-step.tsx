@@ -1,11 +1,12 @@
 import { RichText } from '../../forms/rich-text';
 import { downloadCredentials } from './credentials-file';
 import type { ReportCredentials } from './report-api';
+import type { Translatable } from '../../forms/translated-text';
 import type { ReporterForm } from './report-data';
 import { LOADING_MESSAGE } from './step-actions';
 
 type FinishStepProps = {
-  form: ReporterForm;
+  form: ReporterForm & Translatable;
   credentials: ReportCredentials | undefined;
 };
 
@@ -16,8 +17,8 @@ export function FinishStep({ form, credentials }: FinishStepProps) {
   if (!credentials) return <p role="status">{LOADING_MESSAGE}</p>;
   return (
     <div className="report-step stack">
-      <h1 id="report-step-title" tabIndex={-1}>{form.finishMessageTitle.trim() || DEFAULT_TITLE}</h1>
-      <RichText html={form.finishMessageContent} />
+      <h1 id="report-step-title" tabIndex={-1} {...(form.finishMessageTitle.trim() ? form.translatedIn : undefined)}>{form.finishMessageTitle.trim() || DEFAULT_TITLE}</h1>
+      <RichText html={form.finishMessageContent} {...form.translatedIn} />
       <section className="credentials" aria-labelledby="credentials-title">
         <h2 id="credentials-title" className="credentials__title">
           Your report details

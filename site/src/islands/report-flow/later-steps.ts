@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { AttachFilesStep } from './attach-files-step';
+import type { LanguageMenu } from '../language-menu';
 import type { FinishStep } from './finish-step';
 import type { PageStep } from './page-step';
 import type { ReviewStep } from './review-step';
@@ -14,6 +15,8 @@ export type LaterSteps = {
   AttachFilesStep: typeof AttachFilesStep;
   ReviewStep: typeof ReviewStep;
   FinishStep: typeof FinishStep;
+  /** Renders nothing unless the organisation offers translations. */
+  LanguageMenu: typeof LanguageMenu;
 };
 
 let loaded: LaterSteps | undefined;

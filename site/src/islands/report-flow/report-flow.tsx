@@ -1,11 +1,14 @@
 import { themeStyle } from '../../forms/theme';
+import type { Translatable } from '../../forms/translated-text';
 import { fontDataValue, sameOriginImageUrl } from '../organisation-display';
 import { useDocumentTitle, useFocusOnChange } from '../page-focus';
 import { pageTitle } from '../page-title';
 import { QuickExit } from '../quick-exit';
 import { FALLBACK_ERROR_MESSAGE } from '../../lib/http';
+import { REPORT_FORM_DATA_ID } from '../../lib/page-data';
 import { useLaterSteps, type LaterStepsState } from './later-steps';
 import { ProgressBar } from './progress-bar';
+import type { ReporterForm } from './report-data';
 import { LOADING_MESSAGE } from './step-actions';
 import { useReportFlow, type ReportFlow as Flow } from './use-report-flow';
 import { WelcomeStep } from './welcome-step';
@@ -43,7 +46,8 @@ export function ReportFlow() {
     );
   }
 
-  const { form, organisation } = data;
+  const { organisation } = data;
+  const form: ReporterForm & Translatable = flow.form ?? data.form;
   const logoUrl = form.showLogo && organisation.showLogoOnReportForms ? sameOriginImageUrl(organisation.logoUrl, window.location.origin) : undefined;
   const showProgress = showsProgress(flow);
 
@@ -53,7 +57,10 @@ export function ReportFlow() {
       <main className="container container--narrow">
         <header className="report-flow__header">
           {logoUrl && <img className="report-flow__logo" src={logoUrl} alt={organisation.name} />}
-          <p className="report-flow__form-name">{form.name}</p>
+          <p className="report-flow__form-name" {...form.translatedIn}>
+            {form.name}
+          </p>
+          {later.kind === 'ready' && <later.steps.LanguageMenu dataID={REPORT_FORM_DATA_ID} organisationID={organisation.id} form={data.form} onShown={flow.setShown} />}
         </header>
         {showProgress && (
           <ProgressBar
@@ -81,7 +88,8 @@ function showsProgress(flow: Flow): boolean {
 /** "Step 2 of 6: Incident – Workplace Misconduct Report – Demo Organisation"; the shell's own title until the form is read. */
 function flowTitle(flow: Flow): string | undefined {
   if (flow.data.kind !== 'ready') return undefined;
-  const { form, organisation } = flow.data;
+  const { organisation } = flow.data;
+  const form = flow.form ?? flow.data.form;
   const step = flow.steps[flow.stepIndex];
   const stepName = step && showsProgress(flow) ? `Step ${flow.stepIndex + 1} of ${flow.steps.length}: ${step.label}` : step?.label;
   return pageTitle(stepName, form.name, organisation.name);

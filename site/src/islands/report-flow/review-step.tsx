@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import { DISPLAY_WIDGETS, type AnswerMap, type FormPage } from '../../../../api/shared/form-definition';
 import { answerText } from '../../forms/answer-text';
+import { optionLabel, type DisplayWidget } from '../../forms/translated-text';
 import { formatFileSize } from '../../lib/format';
 import type { AttachmentEntry } from './attachment-upload';
 import { FlowError, StepActions } from './step-actions';
@@ -34,10 +35,10 @@ export function ReviewStep({ pages, visible, answers, attachments, flowError, bu
           <dl className="review-page__answers">
             {page.widgets
               .filter((widget) => !DISPLAY_WIDGETS.has(widget.type) && visible.has(widget.id))
-              .map((widget) => (
+              .map((widget: DisplayWidget) => (
                 <div key={widget.id} className="review-page__answer">
-                  <dt>{widget.title}</dt>
-                  <dd>{answerText(widget.type, answers[widget.id])}</dd>
+                  <dt {...widget.translatedIn}>{widget.title}</dt>
+                  <dd>{answerText(widget.type, answers[widget.id], (value) => optionLabel(widget, value))}</dd>
                 </div>
               ))}
           </dl>

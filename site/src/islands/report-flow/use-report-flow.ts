@@ -1,13 +1,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FormPage } from '../../../../api/shared/form-definition';
+import type { Translatable } from '../../forms/translated-text';
 import { navigate, useHistoryLocation } from '../../lib/history-router';
 import { FALLBACK_ERROR_MESSAGE } from '../../lib/http';
 import { readPageData, REPORT_FORM_DATA_ID } from '../../lib/page-data';
 import { endReportSession } from '../quick-exit-actions';
+import type { ShownForm } from '../language-menu';
 import type { AttachmentEntry } from './attachment-upload';
 import { readCredentials } from './credentials';
 import type { ReportCredentials } from './report-api';
-import { parseReportFormPage, type ReportFormPage } from './report-data';
+import { parseReportFormPage, type ReportFormPage, type ReporterForm } from './report-data';
 import type { FlowContext } from './flow-actions';
 import { parseReportRoute, stepPath, type StepKey } from './report-routes';
 import { reportSteps, visiblePages } from './report-steps';
@@ -47,7 +49,11 @@ export function useReportFlow() {
   }, []);
 
   const ready = data.kind === 'ready' ? data : undefined;
-  const form = ready?.form;
+  // The form as the reporter reads it: translated by the language menu (language-menu.tsx) when they chose
+  // a language, the original meanwhile. The actions work on the original (`ready.form`), whose option
+  // texts are what answers store.
+  const [shown, setShown] = useState<ShownForm>();
+  const form: (ReporterForm & Translatable) | undefined = shown && shown.source === ready?.form ? shown.form : ready?.form;
   const formID = form?.id;
   const { pages, visible } = useMemo(() => visiblePages(form?.widgets ?? [], answers), [form, answers]);
   const steps = useMemo(() => reportSteps(pages, form?.allowFileUploads ?? false), [pages, form]);
@@ -126,7 +132,7 @@ export function useReportFlow() {
   // The state and setters the actions read when they run (flow-actions.ts).
   const context = (): FlowContext => ({
     ready,
-    form,
+    form: ready?.form,
     formID,
     answers,
     started,
@@ -167,6 +173,7 @@ export function useReportFlow() {
     data,
     route,
     form,
+    setShown,
     steps,
     stepIndex,
     step,

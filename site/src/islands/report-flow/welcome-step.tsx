@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { RichText } from '../../forms/rich-text';
 import { TextField } from '../../lib/text-field';
+import type { Translatable } from '../../forms/translated-text';
 import type { ReporterForm } from './report-data';
 import { FlowError, StepActions } from './step-actions';
 import { FORM_PASSWORD_FIELD } from './report-steps';
 
 type WelcomeStepProps = {
-  form: ReporterForm;
+  form: ReporterForm & Translatable;
   errors: Readonly<Record<string, string>>;
   flowError: string | undefined;
   busy: boolean;
@@ -27,8 +28,8 @@ export function WelcomeStep({ form, errors, flowError, busy, onNext }: WelcomeSt
 
   return (
     <form className="report-step stack" noValidate autoComplete="off" onSubmit={submit} aria-labelledby="report-step-title">
-      <h1 id="report-step-title" tabIndex={-1}>{form.welcomeMessageTitle.trim() || DEFAULT_TITLE}</h1>
-      <RichText html={form.welcomeMessageContent} />
+      <h1 id="report-step-title" tabIndex={-1} {...(form.welcomeMessageTitle.trim() ? form.translatedIn : undefined)}>{form.welcomeMessageTitle.trim() || DEFAULT_TITLE}</h1>
+      <RichText html={form.welcomeMessageContent} {...form.translatedIn} />
       {importantOpen && <ImportantMessage onClose={() => setImportantOpen(false)} />}
       <FlowError message={flowError} />
       {needsPassword && (
