@@ -1,7 +1,7 @@
 import { builder } from "../../graphql/builder.ts";
+import { ContentFormatEnum } from "../translation/graphql.ts";
 import { formTranslations, updateFormTranslation, type FormTranslationsView, type TranslationReviewItem } from "./review.ts";
 
-const TranslationFormatEnum = builder.enumType("TranslationReviewFormat", { values: ["HTML", "Text"] as const });
 
 const ChangedSinceType = builder.objectRef<NonNullable<TranslationReviewItem["changedSince"]>>("TranslationChangedSince").implement({
   description: "The original and translation a text was reviewed with, before the original changed.",
@@ -16,7 +16,7 @@ const ReviewItemType = builder.objectRef<TranslationReviewItem>("FormTranslation
   fields: (t) => ({
     name: t.exposeString("name"),
     label: t.exposeString("label"),
-    format: t.expose("format", { type: TranslationFormatEnum }),
+    format: t.expose("format", { type: ContentFormatEnum }),
     originalText: t.exposeString("originalText"),
     machineText: t.exposeString("machineText", { nullable: true }),
     overrideText: t.exposeString("overrideText", { nullable: true }),

@@ -9,7 +9,8 @@ import { translateData, type TranslationList } from "./translate-data.ts";
  * the same organisation texts; translationLanguages is the console's.
  */
 
-const ContentFormatEnum = builder.enumType("ContentFormat", { values: CONTENT_FORMATS });
+/** The spec's content formats; the review of translations uses it too. */
+export const ContentFormatEnum = builder.enumType("ContentFormat", { values: CONTENT_FORMATS });
 
 const TranslationType = builder.objectRef<TranslationItem>("Translation").implement({
   fields: (t) => ({
