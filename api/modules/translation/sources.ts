@@ -1,4 +1,4 @@
-import type { FormWidget } from "../../shared/form-definition.ts";
+import type { FormSettingsFields, FormWidget } from "../../shared/form-definition.ts";
 import { CHOICE_WIDGETS } from "../../shared/form-definition.ts";
 import {
   formTextName,
@@ -32,16 +32,10 @@ export interface OrganisationTexts {
 }
 
 /** The form texts a reporter's steps show (welcome, upload, finish and follow-up messages). */
-export interface FormTexts {
-  name: string;
-  welcomeMessageTitle: string;
-  welcomeMessageContent: string;
-  finishMessageTitle: string;
-  finishMessageContent: string;
-  uploadFilesMessage: string;
-  assignedToSupportMessage: string;
-  reportClosedMessage: string;
-}
+export type FormTexts = { name: string } & Pick<
+  FormSettingsFields,
+  "welcomeMessageTitle" | "welcomeMessageContent" | "finishMessageTitle" | "finishMessageContent" | "uploadFilesMessage" | "assignedToSupportMessage" | "reportClosedMessage"
+>;
 
 const FORM_FIELDS: readonly { field: keyof FormTexts; format: TranslationFormat; label: string }[] = [
   { field: "name", format: "Text", label: "Form name" },
