@@ -19,8 +19,13 @@ import { createMailer } from "./lib/mailer.ts";
 import { logInfo, setLogLevel } from "./lib/log.ts";
 import { startNotifier } from "./modules/notifications/notifier.ts";
 import { startStaleReminders } from "./modules/notifications/stale-reminders.ts";
+import { startLegalClockReminders } from "./modules/legal-clocks/reminders.ts";
+import { startRetention } from "./modules/retention/sweep.ts";
 import { startHousekeeping } from "./modules/abuse/housekeeping.ts";
 import { createTranslator } from "./modules/translation/service.ts";
+import { discardGeneratedKey, loadMasterKeys } from "./lib/master-key.ts";
+import { KeyRing } from "./lib/key-ring.ts";
+import { startLegacySealing, type ResealCounts } from "./lib/reseal.ts";
 
 export const DEFAULT_SITE_ROOT = fileURLToPath(new URL("../site/dist", import.meta.url));
 
@@ -45,23 +50,30 @@ export interface RunningLantern {
   app: LanternApp;
   server: Server<SocketData>;
   url: string;
+  /** The start's sealing of values stored before encryption (null if it failed; logged). */
+  legacySealing: Promise<ResealCounts | null>;
   stop(): Promise<void>;
 }
 
 /** Opens the database, migrates it, and serves Lantern. The one way the server starts. */
 export async function startLantern(config: Config, options: BootOptions = {}): Promise<RunningLantern> {
   setLogLevel(config.logLevel);
+  const masterKeys = await loadMasterKeys(config.masterKey);
   const database = await openDatabase(config.database, {
     ...(options.pglite ? { pglite: options.pglite } : {}),
     ...(options.migrationsFolder ? { migrationsFolder: options.migrationsFolder } : {}),
     ...(options.preparedCluster !== undefined ? { preparedCluster: options.preparedCluster } : {}),
     onSlowInit: (reason) => logInfo("A fresh embedded database is initialised from scratch, which takes seconds", { reason }),
   });
+  const keyRing = new KeyRing(masterKeys, database.db);
   try {
     await migrateDatabase(database, options.migrationsFolder);
+    // Before anything reads or writes sealed data: a wrong master key stops the start here.
+    await keyRing.verify();
     await options.afterMigrate?.(database);
   } catch (error) {
     await database.close();
+    await discardGeneratedKey(masterKeys);
     throw error;
   }
   const pubsub = await createPubSub(database);
@@ -78,10 +90,14 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
     blobs: createBlobStore(config.blobs),
     mailer: createMailer(config.mail),
     translator: config.translation ? createTranslator(config.translation, database.db) : null,
+    keyRing,
   };
   const stopNotifier = startNotifier(services);
   const stopReminders = startStaleReminders(services);
+  const stopLegalReminders = startLegalClockReminders(services);
+  const stopRetention = startRetention(services);
   const stopHousekeeping = startHousekeeping(services);
+  const legacySealing = startLegacySealing(database.db, keyRing, services.blobs);
   const app = createApp(services, { siteRoot: options.siteRoot ?? DEFAULT_SITE_ROOT });
   const server = Bun.serve<SocketData>({
     port: options.port ?? config.port,
@@ -99,6 +115,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
     app,
     server,
     url,
+    legacySealing: legacySealing.done,
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -106,7 +123,10 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
       // Before the pubsub, mailer and database it uses are closed: mail under way is finished first.
       await stopNotifier();
       await stopReminders();
+      await stopLegalReminders();
+      await stopRetention();
       await stopHousekeeping();
+      await legacySealing.stop();
       await invalidator.close();
       await pubsub.close();
       await services.mailer.close();

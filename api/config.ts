@@ -31,6 +31,19 @@ const urlWithScheme = (schemes: string[]) =>
     v.check((value) => schemes.some((s) => value.startsWith(`${s}://`)), `must start with ${schemes.map((s) => `${s}://`).join(" or ")}`),
   );
 
+/** 32 bytes in base64 (standard or URL-safe, padding optional), as `openssl rand -base64 32` prints them. */
+export function decodeMasterKeyText(text: string): Uint8Array | null {
+  const trimmed = text.trim();
+  if (!/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(trimmed)) return null;
+  const bytes = Buffer.from(trimmed.replace(/-/g, "+").replace(/_/g, "/"), "base64");
+  return bytes.length === 32 ? new Uint8Array(bytes) : null;
+}
+
+const masterKeyText = v.pipe(
+  v.string(),
+  v.check((value) => decodeMasterKeyText(value) !== null, "must be 32 random bytes in base64 (openssl rand -base64 32)"),
+);
+
 const EnvSchema = v.object({
   PORT: v.optional(port, "3000"),
   APP_DOMAIN: v.optional(hostname, "localhost"),
@@ -57,6 +70,11 @@ const EnvSchema = v.object({
   TRANSLATION_PROVIDER: v.optional(v.picklist(["libretranslate", "deepl", "google"], "must be libretranslate, deepl or google")),
   TRANSLATION_URL: v.optional(urlWithScheme(["https", "http"])),
   TRANSLATION_API_KEY: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(500, "must be at most 500 characters"))),
+  // Encryption at rest (docs/decisions/049-encryption-at-rest.md): 32 random bytes in base64, given
+  // as the value or as a file holding it; the previous one only while keys are being rotated.
+  MASTER_KEY: v.optional(masterKeyText),
+  MASTER_KEY_FILE: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
+  MASTER_KEY_PREVIOUS: v.optional(masterKeyText),
 });
 
 export type BlobStoreConfig =
@@ -93,6 +111,15 @@ const TRANSLATION_DEFAULT_URLS: Record<TranslationConfig["provider"], string | n
   google: "https://translation.googleapis.com",
 };
 
+/**
+ * Where the master key comes from. On the embedded database it may be generated into DATA_DIR on
+ * first start; with DATABASE_URL the operator must give it, so it is never kept beside the data.
+ */
+export interface MasterKeyConfig {
+  source: { kind: "value"; value: string } | { kind: "file"; path: string } | { kind: "generated"; path: string };
+  previous: string | null;
+}
+
 export type MailConfig = { kind: "outbox"; directory: string; from: string } | { kind: "smtp"; url: string; from: string };
 
 export interface Config {
@@ -108,9 +135,12 @@ export interface Config {
   logLevel: "silent" | "error" | "info";
   sso: SsoConfig | null;
   translation: TranslationConfig | null;
+  masterKey: MasterKeyConfig;
 }
 
 export class ConfigError extends Error {}
+
+const SECRET_SETTINGS = new Set(["MASTER_KEY", "MASTER_KEY_PREVIOUS", "DATABASE_URL", "SMTP_URL", "S3_SECRET_ACCESS_KEY", "SSO_CLIENT_SECRET", "TRANSLATION_API_KEY"]);
 
 /** Parses an environment; throws ConfigError with one line naming the bad variable. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -119,7 +149,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (!result.success) {
     const issue = result.issues[0];
     const key = issue?.path?.[0]?.key ?? "environment";
-    const shown = typeof issue?.input === "string" ? ` (got "${issue.input}")` : "";
+    // A secret, or a URL that may hold a password, is never repeated into a log.
+    const shown = typeof issue?.input === "string" && !SECRET_SETTINGS.has(String(key)) ? ` (got "${issue.input}")` : "";
     throw new ConfigError(`Invalid configuration: ${String(key)} ${issue?.message ?? "is invalid"}${shown}`);
   }
   const e = result.output;
@@ -141,6 +172,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   return {
     sso: ssoConfig(e, production),
     translation: translationConfig(e),
+    masterKey: masterKeyConfig(e, dataDir),
     port: e.PORT,
     appDomain: e.APP_DOMAIN,
     dataDir,
@@ -164,6 +196,17 @@ function ssoConfig(e: v.InferOutput<typeof EnvSchema>, production: boolean): Sso
   // Keys and tokens fetched over plain HTTP could be swapped on the way: only tests on loopback may.
   if (production && !e.SSO_AUTHORITY.startsWith("https://")) throw new ConfigError("Invalid configuration: SSO_AUTHORITY must start with https:// in production");
   return { clientId: e.SSO_CLIENT_ID, clientSecret: e.SSO_CLIENT_SECRET, tenant: e.SSO_TENANT, authority: e.SSO_AUTHORITY.replace(/\/+$/, "") };
+}
+
+function masterKeyConfig(e: v.InferOutput<typeof EnvSchema>, dataDir: string): MasterKeyConfig {
+  if (e.MASTER_KEY && e.MASTER_KEY_FILE) throw new ConfigError("Invalid configuration: give MASTER_KEY or MASTER_KEY_FILE, not both");
+  const previous = e.MASTER_KEY_PREVIOUS ?? null;
+  if (e.MASTER_KEY) return { source: { kind: "value", value: e.MASTER_KEY }, previous };
+  if (e.MASTER_KEY_FILE) return { source: { kind: "file", path: resolve(e.MASTER_KEY_FILE) }, previous };
+  if (e.DATABASE_URL) {
+    throw new ConfigError("Invalid configuration: MASTER_KEY or MASTER_KEY_FILE is required with DATABASE_URL (create one with `openssl rand -base64 32` and keep it apart from the database and its backups)");
+  }
+  return { source: { kind: "generated", path: resolve(dataDir, "master.key") }, previous };
 }
 
 function translationConfig(e: v.InferOutput<typeof EnvSchema>): TranslationConfig | null {

@@ -12,6 +12,7 @@ import type { BlobStore } from "./lib/blob-store.ts";
 import type { Mailer } from "./lib/mailer.ts";
 import type { PublicOrganisation } from "./modules/organisations/public.ts";
 import type { Translator } from "./modules/translation/translator.ts";
+import type { KeyRing } from "./lib/key-ring.ts";
 
 export interface StaffActor {
   kind: "staff";
@@ -78,6 +79,8 @@ export interface Services {
   mailer: Mailer;
   /** Machine translation of forms; null when no provider is configured. */
   translator: Translator | null;
+  /** The organisations' data keys: seals and opens reporters' data at rest (decision 049). */
+  keyRing: KeyRing;
 }
 
 /** Cookies a GraphQL resolver wants set on the HTTP response (reporter sessions opened by a mutation). */

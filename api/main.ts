@@ -1,5 +1,6 @@
 import { loadConfigOrExit } from "./config.ts";
 import { logError } from "./lib/log.ts";
+import { MasterKeyError } from "./lib/master-key.ts";
 import { pgliteAssets } from "../db/pglite-assets.ts";
 
 const config = loadConfigOrExit();
@@ -37,6 +38,11 @@ try {
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
 } catch (error) {
+  // A master key that does not fit is the operator's to fix: one line, no stack.
+  if (error instanceof MasterKeyError) {
+    console.error(error.message);
+    process.exit(78);
+  }
   logError("Lantern could not start", error);
   process.exit(1);
 }

@@ -2,6 +2,10 @@ import { parseArgs } from "node:util";
 import { eq, sql } from "drizzle-orm";
 import { loadConfigOrExit } from "../api/config.ts";
 import { hashPassword } from "../api/lib/passwords.ts";
+import { rotateAndReseal } from "../api/lib/key-rotation.ts";
+import { createBlobStore } from "../api/lib/blob-store.ts";
+import { discardGeneratedKey, loadMasterKeys } from "../api/lib/master-key.ts";
+import { KeyRing } from "../api/lib/key-ring.ts";
 import { passwordProblem } from "../api/shared/password-rule.ts";
 import { openDatabase } from "../db/client.ts";
 import { migrateDatabase } from "../db/migrate.ts";
@@ -12,7 +16,8 @@ import { seedDemo } from "../db/seed/demo.ts";
 const USAGE = `Usage:
   bun run cli migrate
   bun run cli create-superadmin --email EMAIL --password PASSWORD
-  bun run cli seed-demo`;
+  bun run cli seed-demo
+  bun run cli rotate-keys [--switch-delay-seconds N]`;
 
 const [command, ...rest] = process.argv.slice(2);
 const config = loadConfigOrExit();
@@ -25,6 +30,13 @@ function fail(message: string): never {
 const database = await openDatabase(config.database);
 try {
   await migrateDatabase(database);
+  // Every command checks the master key fits, as a server's start does; the seed seals with it.
+  const masters = await loadMasterKeys(config.masterKey).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
+  const keyRing = new KeyRing(masters, database.db);
+  await keyRing.verify().catch(async (error: unknown) => {
+    await discardGeneratedKey(masters);
+    fail(error instanceof Error ? error.message : String(error));
+  });
   switch (command) {
     case "migrate":
       console.log("Database is up to date.");
@@ -56,6 +68,25 @@ try {
         console.log("Seeded the demo organisations. Reports you can follow up as a reporter:");
         for (const report of result.reports ?? []) console.log(`  ${report.organisationSlug}: ${report.reportId} / ${report.password} (${report.status})`);
       }
+      break;
+    }
+    case "rotate-keys": {
+      // Safe while servers run: see api/lib/key-rotation.ts. Give the new key as MASTER_KEY and the
+      // old one as MASTER_KEY_PREVIOUS (to every server too) to change the master key as well.
+      // A shorter delay than the default is safe only when no other server runs (the embedded mode's one server, stopped).
+      const { values } = parseArgs({ args: rest, options: { "switch-delay-seconds": { type: "string" } } });
+      const delay = values["switch-delay-seconds"];
+      if (delay !== undefined && !/^\d{1,6}$/.test(delay)) fail("--switch-delay-seconds must be a whole number of seconds");
+      const result = await rotateAndReseal(database.db, masters, createBlobStore(config.blobs), {
+        ...(delay !== undefined ? { switchDelayMs: Number(delay) * 1000 } : {}),
+        onWait: (until) => console.log(`Waiting until ${until.toISOString()}, when every server knows the new keys, to seal everything again with them…`),
+      });
+      console.log(`Master key ${masters.current.id} now wraps every data key (${result.rewrapped} wrapped again).`);
+      console.log(`${result.newKeys} organisations have a new data key, sealing new data since ${result.activeFrom.toISOString()}.`);
+      const { answers, messages, notes, fileNames, files, failed } = result.resealed;
+      console.log(`Sealed again with the new keys: ${answers} answers, ${messages} messages, ${notes} notes, ${fileNames} file names, ${files} files.`);
+      if (failed > 0) console.log(`${failed} values did not open and were left as they were: see the log above.`);
+      if (masters.previous) console.log("MASTER_KEY_PREVIOUS is no longer needed: remove it from every server's settings.");
       break;
     }
     default:

@@ -16,14 +16,18 @@ import "../modules/resources/graphql.ts";
 import "../modules/reports/graphql-queries.ts";
 import "../modules/reports/graphql-life.ts";
 import "../modules/reports/graphql-team.ts";
+import "../modules/legal-clocks/graphql.ts";
+import "../modules/retention/graphql.ts";
 import "../modules/users/graphql.ts";
 import "../modules/invites/graphql.ts";
 import "../modules/subscribers/graphql.ts";
 import "../modules/tags/graphql.ts";
+import "../modules/saved-replies/graphql.ts";
 import "../modules/onboarding/graphql.ts";
 import "../modules/plans/graphql.ts";
 import "../modules/users/graphql-admin.ts";
 import "../modules/translation/graphql.ts";
 import "../modules/translation-review/graphql.ts";
+import "../modules/translation-staff/graphql.ts";
 
 export const schema = builder.toSchema();

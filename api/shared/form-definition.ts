@@ -204,6 +204,10 @@ export function answeredPages(pages: readonly FormPage[], answers: Readonly<Reco
     .filter((page) => page.answers.length > 0);
 }
 
+/** What a new form's builder starts with as its automatic acknowledgement (decision 051). */
+export const DEFAULT_ACKNOWLEDGEMENT_MESSAGE =
+  "Thank you for your report. We have received it and will look at it within 7 days. You can follow up here using your report ID and password.";
+
 /** A report form's messages, flags, upload types and theme: what the builder edits and the server saves besides name and widgets. */
 export interface FormSettingsFields {
   theme: FormTheme;
@@ -214,6 +218,8 @@ export interface FormSettingsFields {
   uploadFilesMessage: string;
   assignedToSupportMessage: string;
   reportClosedMessage: string;
+  /** Plain text sent into the reporter's chat when the report is completed; empty sends none (decision 051). */
+  acknowledgementMessage: string;
   showImportantInfoMessage: boolean;
   showLogo: boolean;
   hasChat: boolean;

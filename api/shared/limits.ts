@@ -40,6 +40,10 @@ export const TEXT_LIMITS = {
   welcomeMessage: limit(20_000),
   note: limit(10_000, "Note must be at most 10,000 characters."),
   chatMessage: limit(10_000, "Messages can be at most 10000 characters"),
+  /** A form's automatic acknowledgement: it is sent as a chat message, so it is bounded like one. */
+  acknowledgementMessage: limit(10_000, "The acknowledgement message can be at most 10000 characters"),
+  savedReplyTitle: limit(100, "Title must be at most 100 characters."),
+  savedReplyBody: limit(10_000, "Reply must be at most 10,000 characters."),
   /** One answer to one question of a report form (a long text area's answer included). */
   answer: limit(20_000, "Answers can be at most 20000 characters"),
   /** A solved proof-of-work challenge (decision 016): a signed payload, its signature and a nonce. */

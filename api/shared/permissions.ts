@@ -17,6 +17,7 @@ const CRUD_RESOURCES = [
   "ReportSubmissionNote",
   "ReportConversation",
   "Tag",
+  "SavedReply",
   "ProductPlan",
   "Resource",
 ] as const;
@@ -31,8 +32,15 @@ const EXTRA_PERMISSIONS = [
   "ReportFormUnpublish",
   "ReportSubmissionHardDelete",
   "ReportSubmissionInternalReference",
+  /** Puts a report on legal hold, or releases it: owners and admins (decision 052). */
+  "ReportSubmissionLegalHold",
   "ReportSubmissionOpen",
   "ReportSubmissionClose",
+  /**
+   * Destroys a span of a reporter's answer or a chat message for good: owners and admins (decision 053).
+   * Not members: it rewrites the record of what the reporter said, which the organisation answers for.
+   */
+  "ReportSubmissionRedact",
   "UserActivityList",
 ] as const;
 
@@ -68,6 +76,7 @@ const ADMIN: Permission[] = OWNER.filter(
 
 /** Members work on the reports they are assigned to. */
 const MEMBER: Permission[] = [
+  // Not ReportSubmissionRedact: destroying what a reporter said is the organisation's decision (053).
   "OrganisationRead",
   "UserRead",
   ...crud("ReportSubmission", ["List", "Read", "Update"]),
@@ -77,6 +86,8 @@ const MEMBER: Permission[] = [
   ...crud("ReportSubmissionNote"),
   ...crud("ReportConversation", ["List", "Read", "Create", "Update"]),
   ...crud("Tag", ["List", "Read"]),
+  // Saved replies are inserted into chats, so whoever chats on a report reads them (decision 051).
+  ...crud("SavedReply", ["List", "Read"]),
   ...crud("Resource", ["List", "Read"]),
 ];
 
@@ -86,6 +97,7 @@ const GUEST_MEMBER: Permission[] = [
   ...crud("ReportSubmission", ["List", "Read"]),
   ...crud("ReportSubmissionNote", ["List", "Read", "Create", "Update", "Archive"]),
   ...crud("ReportConversation", ["List", "Read", "Create"]),
+  ...crud("SavedReply", ["List", "Read"]),
   ...crud("Resource", ["List", "Read"]),
 ];
 

@@ -42,6 +42,12 @@ export const ORGANISATION_TEXT_NAMES = {
   generalEnquiryWelcomeMessageContent: "organisation.generalEnquiryWelcomeMessageContent",
 } as const;
 
+/**
+ * A form's name as the organisation page lists it (`organisation.form.{id}.name`): that page has no
+ * form of its own, so each listed form's name is an organisation text named by the form's id.
+ */
+export const listedFormName = (formId: string): string => `organisation.form.${formId}.name`;
+
 /** A form-level text: form.name, form.welcomeMessageContent and so on. */
 export const formTextName = (field: string): string => `form.${field}`;
 

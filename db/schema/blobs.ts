@@ -1,4 +1,4 @@
-import { type AnyPgColumn, bigint, index, snakeCase, text, uuid } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, bigint, boolean, index, snakeCase, text, uuid } from "drizzle-orm/pg-core";
 import { createdAt, id } from "./columns.ts";
 import { blobPurpose } from "./enums.ts";
 import { organisations } from "./identity.ts";
@@ -19,6 +19,11 @@ export const blobs = snakeCase.table(
     mimeType: text().notNull(),
     sizeBytes: bigint({ mode: "number" }).notNull(),
     sha256: text().notNull(),
+    /**
+     * False when the file's type could not be cleaned of identifying metadata (legacy Office, an
+     * encrypted PDF…) and was stored as uploaded; staff see it next to the attachment (decision 048).
+     */
+    metadataRemoved: boolean().notNull().default(true),
     createdAt: createdAt(),
   },
   (t) => [index().on(t.organisationId, t.purpose)],

@@ -47,6 +47,11 @@ export const reportForms = snakeCase.table(
     showImportantInfoMessage: boolean().notNull().default(false),
     reportClosedMessage: text().notNull().default(""),
     uploadFilesMessage: text().notNull().default(""),
+    /**
+     * Plain text sent into the reporter's chat as a System message when a report is completed; empty
+     * sends nothing (decision 051). Forms made before it existed stay silent until an admin writes one.
+     */
+    acknowledgementMessage: text().notNull().default(""),
     /** Argon2id hash of the form password; null when the form is not secured. */
     pinHash: text(),
     showLogo: boolean().notNull().default(true),

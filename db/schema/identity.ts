@@ -31,6 +31,10 @@ export const organisations = snakeCase.table(
     enableFormTranslations: boolean().notNull().default(false),
     /** The language the organisation writes its forms in (a BCP 47 code): what translations start from. */
     formLanguage: text().notNull().default("en"),
+    /** Acknowledge within 7 days, feedback within 3 months (EU Directive 2019/1937 Art. 9; decision 050). */
+    legalClocksEnabled: boolean().notNull().default(true),
+    /** Closed reports are deleted this many calendar months after closing; null is off (decision 052). */
+    retentionMonths: integer(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     ...archiving(),

@@ -10,3 +10,5 @@ export * from "./content.ts";
 export * from "./abuse.ts";
 export * from "./plans.ts";
 export * from "./translations.ts";
+export * from "./keys.ts";
+export * from "./saved-replies.ts";

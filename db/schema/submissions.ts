@@ -41,7 +41,22 @@ export const reportSubmissions = snakeCase.table(
     /** The last page the reporter saved, so a returning tab resumes there. */
     currentPage: integer().notNull().default(0),
     deletedAt: timestamp({ withTimezone: true }),
+    /** Legal clocks (decision 050): the first staff message or the automatic acknowledgement. */
+    acknowledgedAt: timestamp({ withTimezone: true }),
+    /** Legal clocks: feedback given to the reporter (closing with an outcome, or recorded by staff). */
+    feedbackAt: timestamp({ withTimezone: true }),
+    /** Set when the one reminder before each deadline is claimed, so it is sent once across instances. */
+    acknowledgeReminderSentAt: timestamp({ withTimezone: true }),
+    feedbackReminderSentAt: timestamp({ withTimezone: true }),
     deletedByUserId: uuid().references(() => users.id, { onDelete: "set null" }),
+    /** Retention (decision 052): when the report was last closed; cleared when it is re-opened. */
+    closedAt: timestamp({ withTimezone: true }),
+    /** A legal hold stops deletion by retention while it lasts. */
+    legalHold: boolean().notNull().default(false),
+    legalHoldAt: timestamp({ withTimezone: true }),
+    legalHoldByUserId: uuid().references(() => users.id, { onDelete: "set null" }),
+    /** The owners' one warning before deletion was claimed then; once across instances. */
+    retentionWarnedAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     ...archiving(),
@@ -55,6 +70,12 @@ export const reportSubmissions = snakeCase.table(
     index().on(t.organisationId, t.status),
     index().on(t.formId, t.createdAt),
     // Unfinished drafts: counted per form and organisation at report_start, and swept once abandoned.
+    // Legal clocks: the reminder sweep and the dashboard's counts read only the reports still waiting
+    // for acknowledgement or feedback, ordered by receipt (decision 050).
+    index("report_submissions_awaiting_ack_idx").on(t.organisationId, t.completedAt).where(sql`${t.completed} and ${t.deletedAt} is null and ${t.acknowledgedAt} is null`),
+    index("report_submissions_awaiting_feedback_idx").on(t.organisationId, t.completedAt).where(sql`${t.completed} and ${t.deletedAt} is null and ${t.feedbackAt} is null`),
+    // Retention's sweep reads only closed reports not on hold and not deleted (decision 052).
+    index("report_submissions_retention_idx").on(t.organisationId, t.closedAt).where(sql`${t.closedAt} is not null and not ${t.legalHold} and ${t.deletedAt} is null`),
     index("report_submissions_drafts_idx").on(t.updatedAt).where(sql`${t.status} = 'Draft'`),
     // The list's search is a case-insensitive substring match; trigrams serve ILIKE '%…%' (pg_trgm,
     // decision 012). Without fastupdate a new report goes straight into the index instead of a

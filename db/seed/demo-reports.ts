@@ -9,6 +9,7 @@ import {
   reportSubmissionTags,
   tags,
 } from "../schema/index.ts";
+import type { Sealer } from "../../api/lib/key-ring.ts";
 import { generateReportId } from "../../api/lib/report-credentials.ts";
 import { TERMINAL_SUBMISSION_STATUSES, type SubmissionStatus } from "../../api/shared/enums.ts";
 import type { SeededOrganisation } from "./demo-people.ts";
@@ -32,6 +33,8 @@ export interface ReportSeedInput {
   password: string;
   passwordHash: string;
   now: Date;
+  /** The organisation's sealer: the demo's answers, notes and messages are stored as real ones are (decision 049). */
+  sealer: Sealer;
 }
 
 /** Minutes a reporter spends filling a form, so completedAt trails createdAt plausibly. */
@@ -97,6 +100,9 @@ async function seedReport(
       priority: scenario.priority,
       completed: true,
       completedAt: at(start),
+      // The legal clocks (decision 050): the first message, staff's, acknowledged; closing gave feedback.
+      acknowledgedAt: messages.length > 0 ? at(messageDays[0]!) : null,
+      feedbackAt: closed ? at(end) : null,
       passwordHash: input.passwordHash,
       internalReference: scenario.internalReference ?? "",
       currentPage: Math.max(pages - 1, 0),
@@ -111,7 +117,7 @@ async function seedReport(
       submissionId,
       widgetId,
       page: pageOf(form.widgets, widgetId),
-      answer: typeof answer === "string" ? [answer] : answer,
+      answer: (typeof answer === "string" ? [answer] : answer).map((text) => input.sealer.sealText("answer", text)),
       createdAt: at(start + FILL_MINUTES * MINUTE_DAYS),
       updatedAt: at(start),
     })),
@@ -147,7 +153,7 @@ async function seedReport(
   if (notes.length > 0) {
     await tx
       .insert(reportSubmissionNotes)
-      .values(notes.map((note) => ({ ...note, submissionId, organisationId: organisation.id, authorUserId: handlerId, updatedAt: note.createdAt })));
+      .values(notes.map((note) => ({ ...note, note: input.sealer.sealText("note", note.note), submissionId, organisationId: organisation.id, authorUserId: handlerId, updatedAt: note.createdAt })));
   }
 
   await seedConversation(tx, { input, submissionId, closed, handlerId, messages, messageDays, lastActivity, createdAt: at(start) });
@@ -199,7 +205,7 @@ async function seedConversation(
         conversationId: conversation!.id,
         organisationId: input.organisation.id,
         type: "Text" as const,
-        message,
+        message: input.sealer.sealText("message", message),
         from: fromGuest ? ("Guest" as const) : ("User" as const),
         fromUserId: fromGuest ? null : chat.handlerId,
         state: unread ? ("New" as const) : ("Seen" as const),

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../client.ts";
 import { organisations, userActivities } from "../schema/index.ts";
+import { KeyRing } from "../../api/lib/key-ring.ts";
 import { hashPassword } from "../../api/lib/passwords.ts";
 import { DEMO_FORM_PASSWORD, DEMO_ORGANISATIONS, DEMO_PASSWORD, DEMO_REPORT_PASSWORD } from "./demo-accounts.ts";
 import { CONFIDENTIAL_FINANCE_FORM, GENERAL_ENQUIRY_FORM, SAFETY_COMPLIANCE_FORM, WORKPLACE_MISCONDUCT_FORM } from "./demo-forms.ts";
@@ -25,9 +26,11 @@ const SEED_LOCK_KEY = 0x4c616e64; // "Land"
  * Seeds the demo: a super admin, the organisations "Demo Organisation" and "Northwind" with four
  * staff each, published forms and reports in every state. All of it is one transaction, and it
  * does nothing when the `demo` organisation exists, so restarts and repeated runs are safe.
+ * `db` is a root handle a server or the CLI made a key ring for: the reporters' words are sealed.
  */
 export async function seedDemo(db: Database): Promise<SeedDemoResult> {
   if (await demoExists(db)) return { seeded: false, reports: [] };
+  const ring = KeyRing.of(db);
 
   // Argon2id costs ~50 ms a hash, so each distinct password is hashed once, outside the transaction.
   const [userHash, formHash, reportHash] = await Promise.all([
@@ -47,8 +50,10 @@ export async function seedDemo(db: Database): Promise<SeedDemoResult> {
     const reports: DemoReportCredential[] = [];
     for (const organisation of seededOrganisations) {
       const forms = await seedForms(tx, organisation, formHash, now);
+      // Asked inside the transaction: a data key made for the organisation here rolls back with the seed.
+      const sealer = await ring.sealer(tx, organisation.id);
       reports.push(
-        ...(await seedReports(tx, { organisation, scenarios: scenarios[organisation.key], forms, password: DEMO_REPORT_PASSWORD, passwordHash: reportHash, now })),
+        ...(await seedReports(tx, { organisation, scenarios: scenarios[organisation.key], forms, password: DEMO_REPORT_PASSWORD, passwordHash: reportHash, now, sealer })),
       );
       await tx.insert(userActivities).values({
         organisationId: organisation.id,

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { childEnv, freePort, spawnChild, waitUntilReady, type Child } from "./processes.ts";
 
 export const GRAPHQL_PATH = "/api/gql/query";
@@ -20,13 +21,16 @@ export interface LanternOptions {
   env?: Record<string, string>;
 }
 
+const BENCH_MASTER_KEY = randomBytes(32).toString("base64");
+
 /** The environment `bun api/main.ts` and `bun scripts/cli.ts` get: only what the bench chooses. */
 export function lanternEnv(options: LanternOptions, port?: number): Record<string, string> {
   return childEnv({
     DATA_DIR: options.dataDir,
     LOG_LEVEL: "error",
     ...(port === undefined ? {} : { PORT: String(port) }),
-    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    // A bench database is thrown away afterwards: its master key is made up for the run.
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl, MASTER_KEY: BENCH_MASTER_KEY } : {}),
     ...(options.production ? { NODE_ENV: "production" } : {}),
     ...options.env,
   });

@@ -70,6 +70,11 @@ describe("the live report detail", () => {
     expect(await sameDocument(member.page)).toBe(true);
     await checkConsoleScreen(member.page, "report-live-detail", "member-taken-off-team");
 
+    // The report reached through an address naming another form: the admin-side wording for a form that is gone.
+    await owner.page.goto(`${consoleOrigin}/admin/manage/reports/overview/${crypto.randomUUID()}/${report!.id}`);
+    await owner.page.getByRole("heading", { name: "Report Form was not found or no longer exists." }).waitFor();
+    await owner.page.getByRole("link", { name: "Return to Reports" }).waitFor();
+
     expect([...owner.problems, ...admin.problems, ...member.problems]).toEqual([]);
     for (const { page } of [owner, admin, member]) await page.context().close();
   }, 90_000);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DETAILS_KEPT_WARNING } from "../../site/src/islands/report-flow/attach-files-step.tsx";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { reporterSessions, reportSubmissions } from "../../db/schema/index.ts";
@@ -84,9 +85,21 @@ describe("a reporter in Chromium", () => {
     const file = join(server.dataDir, "evidence.png");
     writeFileSync(file, pngWithText());
     await page.locator('input[type="file"]').setInputFiles(file);
-    await page.getByText("evidence.png").waitFor();
+    // The row's name, not the Delete button's hidden "evidence.png" that joins it once a fast upload is done.
+    await page.locator(".upload-list__name", { hasText: "evidence.png" }).waitFor();
     // The page's CSP forbids eval, so wait on what the user sees: the row marked done, with its Delete button.
     await page.locator(".upload-list__item--done").getByRole("button", { name: /Delete/ }).waitFor();
+    // A picture loses its details and says nothing; an old Office file keeps them, and the reporter is told before sending.
+    expect(await page.getByText(DETAILS_KEPT_WARNING).count()).toBe(0);
+    const oldWord = join(server.dataDir, "statement.doc");
+    writeFileSync(oldWord, Uint8Array.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...Buffer.from("\0\0Author\0Jane Reporter\0")]));
+    await page.locator('input[type="file"]').setInputFiles(oldWord);
+    const oldRow = page.locator(".upload-list__item", { hasText: "statement.doc" });
+    await oldRow.getByText(DETAILS_KEPT_WARNING).waitFor();
+    await oldRow.getByRole("button", { name: /Delete/ }).waitFor();
+    await checkScreen(page, "reporter-5-old-office-file");
+    await oldRow.getByRole("button", { name: /Delete/ }).click();
+    await expect(oldRow.count()).resolves.toBe(0);
     await expectStepTitle(page, "Attach files");
     await checkScreen(page, "reporter-5-attached");
     await next(page);

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
 import { derivePages, visibleWidgetIds, type FormWidget } from "../../api/shared/form-definition.ts";
-import { organisations, reportSubmissionAnswers, reportSubmissions } from "../../db/schema/index.ts";
+import { organisations, reportForms, reportSubmissions } from "../../db/schema/index.ts";
 import { seedDemo } from "../../db/seed/demo.ts";
 import { seriousAxeViolations } from "../helpers/axe.ts";
 import { launchBrowser, recordRequests, screenshot } from "../helpers/browser.ts";
+import { openedAnswers } from "../helpers/opened-answers.ts";
 import { answerFor, demoForm } from "../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { startTranslationServer, type TestTranslationServer } from "../helpers/translation-server.ts";
@@ -38,6 +39,8 @@ afterAll(async () => {
 const UNAVAILABLE = "Translation is unavailable right now; showing the original text.";
 const QUESTION_TYPES = new Set(["Section", "Note"]);
 const german = (text: string) => `[de] ${text}`;
+const FORM_NAME = "Workplace Misconduct Report";
+const BEING_HANDLED = "A case officer is handling your report.";
 
 /** Answers one widget as a reporter reading German would: by the translated option labels they see. */
 async function answerInGerman(page: Page, widget: FormWidget, values: string[]) {
@@ -58,6 +61,53 @@ async function openOrganisationPage(page: Page) {
   await note.getByRole("button", { name: "Close" }).click();
 }
 
+/**
+ * The report login on the organisation's host, then the follow-up area: the language chosen on the form
+ * is still chosen, and the organisation's texts there (the form's name, its message for where the report
+ * stands) read in it; the reporter's own answers and the product's words do not change.
+ */
+async function followUpInGerman(page: Page, report: { reportID: string; password: string; typed: string }) {
+  await page.goto(`${origin}/report/login`);
+  const loginMenu = page.getByLabel("Language");
+  await loginMenu.waitFor();
+  expect(await loginMenu.inputValue()).toBe("de");
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  await screenshot(page, "reporter-translation-3-login-1440");
+  await page.getByLabel("Report ID").fill(report.reportID);
+  await page.getByLabel("Password").fill(report.password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await page.waitForURL("**/report/dashboard");
+
+  const formName = page.getByRole("heading", { name: german(FORM_NAME), exact: true });
+  await formName.waitFor();
+  expect(await formName.getAttribute("lang")).toBe("de");
+  expect(await page.getByLabel("Language").inputValue()).toBe("de");
+  const standing = page.locator(".report-standing__message", { hasText: german(BEING_HANDLED) });
+  await standing.waitFor();
+  expect(await standing.getAttribute("lang")).toBe("de");
+  await page.getByText(report.typed, { exact: true }).first().waitFor();
+  expect(await page.getByText(german(report.typed)).count()).toBe(0);
+  await page.getByRole("tab", { name: /^Reports/ }).waitFor();
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  await screenshot(page, "reporter-translation-4-follow-up-1440");
+
+  // Every tab carries the menu, with the choice.
+  await page.getByRole("tab", { name: /^Uploads/ }).click();
+  await page.waitForURL("**/report/uploads");
+  expect(await page.getByLabel("Language").inputValue()).toBe("de");
+  await page.getByRole("tab", { name: /^Settings/ }).click();
+  await page.waitForURL("**/report/settings");
+  expect(await page.getByLabel("Language").inputValue()).toBe("de");
+
+  // Back to the organisation's own language: the originals, unmarked.
+  await page.getByRole("tab", { name: /^Reports/ }).click();
+  await page.getByLabel("Language").selectOption("en");
+  const original = page.getByRole("heading", { name: FORM_NAME, exact: true });
+  await original.waitFor();
+  expect(await original.getAttribute("lang")).toBeNull();
+  await page.locator(".report-standing__message", { hasText: BEING_HANDLED }).waitFor();
+}
+
 describe("a reporter reading the form in their language", () => {
   test("picks German on the organisation page, answers in German, and the report stores the original option texts", async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -68,6 +118,10 @@ describe("a reporter reading the form in their language", () => {
     // The organisation's language first, each language named in itself.
     expect((await menu.locator("option").allTextContents())[0]).toBe("English");
     await menu.selectOption("de");
+    // The list of forms reads in German too, each name marked with its language.
+    const formRow = page.getByRole("row", { name: /Workplace Misconduct Report/ });
+    await formRow.getByRole("cell", { name: german(FORM_NAME), exact: true }).waitFor();
+    expect(await formRow.locator('td[lang="de"]').count()).toBe(1);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await screenshot(page, "reporter-translation-0-organisation-1440");
 
@@ -116,16 +170,37 @@ describe("a reporter reading the form in their language", () => {
 
     const reportID = (await page.locator(".credentials__value").first().textContent())!.trim();
     const [submission] = await server.db.select({ id: reportSubmissions.id }).from(reportSubmissions).where(eq(reportSubmissions.reportId, reportID));
-    const [stored] = await server.db
-      .select({ answer: reportSubmissionAnswers.answer })
-      .from(reportSubmissionAnswers)
-      .where(and(eq(reportSubmissionAnswers.submissionId, submission!.id), eq(reportSubmissionAnswers.widgetId, radio.id)));
-    expect(stored!.answer).toEqual(all[radio.id]!);
+    // Stored sealed, and as picked once opened: the option's own value, not its German label.
+    expect((await openedAnswers(server, submission!.id))[radio.id]).toEqual(all[radio.id]!);
+
+    // A reload of the finish page keeps the report's credentials and the language.
+    await page.reload();
+    await page.getByText("Your report details").waitFor();
+    expect((await page.locator(".credentials__value").first().textContent())!.trim()).toBe(reportID);
+    expect(await page.getByLabel("Language").inputValue()).toBe("de");
+
+    // Someone takes the report on; the reporter comes back to follow it up, in the same tab.
+    const password = (await page.locator(".credentials__value").nth(1).textContent())!.trim();
+    await server.db.update(reportForms).set({ assignedToSupportMessage: `<p>${BEING_HANDLED}</p>` }).where(eq(reportForms.id, main.form.id));
+    await server.db.update(reportSubmissions).set({ status: "Assigned" }).where(eq(reportSubmissions.id, submission!.id));
+    const shortText = main.widgets.find((w) => w.type === "ShortText" && visible.has(w.id))!;
+    await followUpInGerman(page, { reportID, password, typed: all[shortText.id]![0]! });
+
     // Nothing left the page for another origin, and the provider never saw what the reporter typed.
     expect(requests.filter((url) => !url.startsWith(origin))).toEqual([]);
     for (const w of main.widgets.filter((w) => w.type === "ShortText" || w.type === "LongText")) expect(translations.texts()).not.toContain(all[w.id]![0]!);
     await context.close();
-  }, 120_000);
+  }, 180_000);
+
+  test("the report login on login.{APP_DOMAIN} has no organisation, so it offers no menu", async () => {
+    const page = await browser.newPage();
+    await page.goto(`http://login.localhost:${server.port}/`);
+    // Once the page has come alive (the button works), everything it will show is there.
+    await page.getByRole("button", { name: "Login" }).and(page.locator(":enabled")).waitFor();
+    expect(await page.getByLabel("Language").count()).toBe(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.close();
+  }, 60_000);
 
   test("with the provider down, the originals show with a short notice, never a broken page", async () => {
     translations.setMode("down");

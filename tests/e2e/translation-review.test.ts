@@ -116,7 +116,7 @@ test("the owner chooses the organisation's form language from the provider's lan
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await page.getByText("Organisation has been updated successfully", { exact: true }).last().waitFor();
   const row = page.locator(".organisation-facts__row", { hasText: "Form language" });
-  await expect(row.locator("dd").textContent()).resolves.toBe("fr");
+  await expect(row.locator("dd").textContent()).resolves.toBe("français (fr)");
   const [stored] = await server.db.select({ formLanguage: organisations.formLanguage }).from(organisations).where(eq(organisations.id, demoId));
   expect(stored!.formLanguage).toBe("fr");
   expect(problems).toEqual([]);

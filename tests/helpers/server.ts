@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startLantern, type RunningLantern } from "../../api/boot.ts";
 import { parseConfig } from "../../api/config.ts";
+import { TEST_MASTER_KEY } from "./master-key.ts";
 import type { Database } from "../../db/client.ts";
 import { seedDemo } from "../../db/seed/demo.ts";
 import { cloneTemplate, usingPostgres } from "../setup/template.ts";
@@ -26,14 +27,17 @@ export interface TestServer {
  * given `databaseUrl` (Postgres only), over another server's database: a second instance, for
  * events that must cross instances. That database stays its first server's to drop.
  */
-export async function startTestServer(options: { env?: Record<string, string>; siteRoot?: string; databaseUrl?: string } = {}): Promise<TestServer> {
-  const database = options.databaseUrl ? { url: options.databaseUrl, pglite: null, drop: async () => {} } : await cloneTemplate();
+export async function startTestServer(options: { env?: Record<string, string>; siteRoot?: string; databaseUrl?: string; embeddedOnDisk?: boolean } = {}): Promise<TestServer> {
+  // embeddedOnDisk: without Postgres, the server opens its own PGlite in DATA_DIR/pglite, as `bun run start` does (for tests of what lands on disk).
+  const onDisk = options.embeddedOnDisk && !usingPostgres();
+  const database = options.databaseUrl || onDisk ? { url: options.databaseUrl ?? null, pglite: null, drop: async () => {} } : await cloneTemplate();
   const dataDir = mkdtempSync(join(tmpdir(), "lantern-test-"));
   const config = parseConfig({
     DATA_DIR: dataDir,
     APP_DOMAIN: "localhost",
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     NODE_ENV: "test",
+    MASTER_KEY: TEST_MASTER_KEY,
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });

@@ -41,10 +41,12 @@ describe("audit log sentences", () => {
   test("who did what to what, with the names the log may show", () => {
     expect(activitySentence({ action: "Archive", objectType: "Tag", metadata: { name: "Fraud", archived: true }, user: jane })).toBe('Jane D. archived the tag "Fraud"');
     expect(activitySentence({ action: "Suspend", objectType: "User", metadata: { first_name: "Ann", last_name: "Lee" }, user: jane })).toBe('Jane D. suspended the user "Ann Lee"');
+    expect(activitySentence({ action: "Update", objectType: "Tag", metadata: { name: "People & Culture", from: "HR", to: "People & Culture" }, user: jane })).toBe('Jane D. renamed the tag "HR" to "People & Culture"');
     expect(activitySentence({ action: "TagAdded", objectType: "Tag", metadata: { name: "HR" }, user: jane })).toBe('Jane D. added the tag "HR"');
     expect(activitySentence({ action: "Complete", objectType: "ReportSubmission", metadata: {}, user: null })).toBe("The reporter submitted a report");
     expect(activitySentence({ action: "NotifyNewReport", objectType: "ReportSubmission", metadata: {}, user: null })).toBe("The system emailed the subscribers about a report");
     expect(activitySentence({ action: "Login", objectType: "Self", metadata: { deleted_user: true }, user: null })).toBe("A deleted user signed in");
+    expect(activitySentence({ action: "SavedReplyArchive", objectType: "Organisation", metadata: { name: "Welcome" }, user: jane })).toBe('Jane D. archived the saved reply "Welcome"');
     expect(activitySentence({ action: "SomethingNew", objectType: "Self", metadata: {}, user: jane })).toBe("Jane D.: Something New");
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { FormWidget } from "../../api/shared/form-definition.ts";
-import { NEW_FORM_SETTINGS, copyWidgets, widgetsInput } from "../../site/src/admin/features/form-builder/builder-input.ts";
+import { NEW_FORM_SETTINGS, copyWidgets, formInput, widgetsInput } from "../../site/src/admin/features/form-builder/builder-input.ts";
 import { builderReducer, DEFAULT_PAGE_NAME, type BuilderAction, type BuilderState } from "../../site/src/admin/features/form-builder/builder-store.ts";
 
 // The builder's reducer: every edit the screen can make, replayed without a browser.
@@ -81,5 +81,12 @@ describe("the form builder's store", () => {
     const ids = copies.map((w) => w.id);
     expect(ids.some((id) => ["s1", "q1", "q2"].includes(id))).toBe(false);
     expect(copies[2]!.condition!.rules[0]!.conditionWidgetID).toBe(copies[1]!.id);
+  });
+
+  test("a new form's save carries the default acknowledgement; clearing it sends it empty, which turns it off", () => {
+    const fresh = replay([{ type: "name", name: "New" }]);
+    expect(formInput(fresh, {}).acknowledgementMessage).toStartWith("Thank you for your report. We have received it");
+    const cleared = replay([{ type: "settings", patch: { acknowledgementMessage: "" } }], fresh);
+    expect(formInput(cleared, {}).acknowledgementMessage).toBe("");
   });
 });

@@ -4,7 +4,7 @@ import { answerText } from "../../site/src/forms/answer-text.ts";
 import { optionLabel } from "../../site/src/forms/translated-text.ts";
 import { parseReporterForm } from "../../site/src/islands/report-flow/report-data.ts";
 import { menuLanguages, readTranslationSetup, textDirection } from "../../site/src/lib/reporter-language.ts";
-import { translateForm, translateOrganisationTexts, type Translations } from "../../site/src/lib/translation-apply.ts";
+import { translateForm, translateOrganisationTexts, translateTexts, type Translations } from "../../site/src/lib/translation-apply.ts";
 
 // Applying translations on reporter pages (docs/decisions/044-reporter-language-menu.md): the texts a
 // reporter reads change, the values their answers store and conditions compare never do.
@@ -89,6 +89,38 @@ describe("the organisation's texts in the reporter's language", () => {
     expect(attributes.generalEnquiryLabel).toBeUndefined();
     expect(attributes.portalWelcomeMessageContent).toEqual({ lang: "de", dir: undefined });
     expect(missing).toBe(false);
+  });
+});
+
+describe("the organisation page's form names", () => {
+  test("each listed form reads in the reporter's language, by its id; one the provider missed stays as written, and the page is told", () => {
+    const forms = [
+      { id: "f1", name: "Workplace Report" },
+      { id: "f2", name: "Finance Concern" },
+    ];
+    const originals = { portalWelcomeMessageContent: "", generalEnquiryLabel: "", generalEnquiryWelcomeMessageContent: "" };
+    const { formNames, missing } = translateOrganisationTexts(originals, german({ "organisation.form.f1.name": "[de] Workplace Report", "organisation.form.f2.name": null }), "de", forms);
+    expect(formNames.get("f1")).toEqual({ text: "[de] Workplace Report", translatedIn: { lang: "de", dir: undefined } });
+    expect(formNames.get("f2")).toEqual({ text: "Finance Concern", translatedIn: undefined });
+    expect(missing).toBe(true);
+  });
+});
+
+describe("the follow-up area's texts", () => {
+  test("the form's name and its message read translated; a missing translation keeps the original, unmarked", () => {
+    const originals = new Map([
+      ["form.name", "Workplace Report"],
+      ["form.reportClosedMessage", "<p>Closed.</p>"],
+    ]);
+    const all = translateTexts(originals, german({ "form.name": "[de] Workplace Report", "form.reportClosedMessage": "<p>[de] Closed.</p>" }), "he");
+    expect(Object.fromEntries(all.texts)).toEqual({
+      "form.name": { text: "[de] Workplace Report", translatedIn: { lang: "he", dir: "rtl" } },
+      "form.reportClosedMessage": { text: "<p>[de] Closed.</p>", translatedIn: { lang: "he", dir: "rtl" } },
+    });
+    expect(all.missing).toBe(false);
+    const partly = translateTexts(originals, german({ "form.name": "   " }), "de");
+    expect(partly.texts.get("form.name")).toEqual({ text: "Workplace Report", translatedIn: undefined });
+    expect(partly.missing).toBe(true);
   });
 });
 

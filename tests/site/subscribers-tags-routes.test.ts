@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { lazyScreenName, resolveAs, type testViewer, useAdminRoutes } from "../helpers/admin-routes.ts";
-import { subscribersPath, tagsPath } from "../../site/src/admin/paths.ts";
+import { savedRepliesPath, subscribersPath, tagsPath } from "../../site/src/admin/paths.ts";
 
-/** Subscribers and Tags in the route table (spec §2, §6; decision 038). */
+/** Subscribers, Tags and Saved Replies in the route table (spec §2, §6; decisions 038, 051). */
 
 const adminRoutes = useAdminRoutes();
 const resolve = (pathname: string, role: Parameters<typeof testViewer>[0]) => resolveAs(adminRoutes, pathname, role);
@@ -12,6 +12,7 @@ describe("subscribers and tags routes", () => {
   const pages = [
     [subscribersPath, "SubscribersPage"],
     [tagsPath, "TagsPage"],
+    [savedRepliesPath, "SavedRepliesPage"],
   ] as const;
 
   test("owners and admins get each page; members and guest members are sent home", () => {

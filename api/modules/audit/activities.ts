@@ -111,7 +111,7 @@ function toView(row: ActivityRow): ActivityView {
     objectType: row.objectType,
     isGrouped: row.isGrouped,
     parentId: row.parentId,
-    metadata: visibleMetadata(row.action, row.metadata),
+    metadata: visibleMetadata(row.action, row.metadata, row.objectType),
     user: row.userId && row.role ? { firstName: row.firstName ?? "", lastName: row.lastName ?? "", role: row.role } : null,
   };
 }

@@ -30,6 +30,14 @@ const ACTION_KEYS: Readonly<Record<string, readonly string[]>> = {
   Update: ["fields"],
 };
 
+/**
+ * Values shown only for one kind of object: a tag's old and new names (tag names are shown on every
+ * report they mark, so the log reveals nothing by naming them).
+ */
+const OBJECT_ACTION_KEYS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  Tag: { Update: ["from", "to"] },
+};
+
 type Shown = string | number | boolean | null | string[];
 
 function shownValue(value: unknown): Shown | undefined {
@@ -39,10 +47,11 @@ function shownValue(value: unknown): Shown | undefined {
   return undefined;
 }
 
-export function visibleMetadata(action: string, metadata: Record<string, unknown> | null | undefined): Record<string, Shown> {
+export function visibleMetadata(action: string, metadata: Record<string, unknown> | null | undefined, objectType?: string | null): Record<string, Shown> {
   const shown: Record<string, Shown> = {};
   if (!metadata || typeof metadata !== "object") return shown;
-  for (const key of [...SPEC_KEYS, DELETED_USER_KEY, ...(ACTION_KEYS[action] ?? [])]) {
+  const objectKeys = objectType ? (OBJECT_ACTION_KEYS[objectType]?.[action] ?? []) : [];
+  for (const key of [...SPEC_KEYS, DELETED_USER_KEY, ...(ACTION_KEYS[action] ?? []), ...objectKeys]) {
     if (!Object.hasOwn(metadata, key)) continue;
     const value = shownValue(metadata[key]);
     if (value !== undefined) shown[key] = value;

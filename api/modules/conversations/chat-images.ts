@@ -32,7 +32,7 @@ export async function sendImageMessage(ctx: Ctx, reportSubmissionID: string | nu
       const access = await imageConversation(ctx, tx, reportSubmissionID);
       const imageBlobId = await insertBlobRow(tx);
       // No file name in the audit log, as for attachments: it is the sender's words and may name them.
-      return insertMessage(tx, access, { type: "Image", message: caption, imageBlobId }, { message_type: "Image", mime_type: image.mimeType, size_bytes: image.bytes.length });
+      return insertMessage(ctx, tx, access, { type: "Image", message: caption, imageBlobId }, { message_type: "Image", mime_type: image.mimeType, size_bytes: image.bytes.length });
     }),
   );
   return announce(ctx, written);

@@ -108,12 +108,13 @@ export async function listConversations(ctx: Ctx, rawArgs: ConversationListArgs)
   return { total: totalRow?.n ?? 0, list };
 }
 
-/** The newest message of each conversation, in one query. */
+/** The newest message of each conversation, in one query, its text opened. */
 async function lastMessagesOf(ctx: Ctx, conversationIds: string[]): Promise<Map<string, LastMessageView>> {
   if (conversationIds.length === 0) return new Map();
   const rows = await ctx.db
     .selectDistinctOn([reportConversationMessages.conversationId], {
       conversationId: reportConversationMessages.conversationId,
+      organisationId: reportConversationMessages.organisationId,
       type: reportConversationMessages.type,
       message: reportConversationMessages.message,
       from: reportConversationMessages.from,
@@ -126,12 +127,14 @@ async function lastMessagesOf(ctx: Ctx, conversationIds: string[]): Promise<Map<
     .leftJoin(users, eq(users.id, reportConversationMessages.fromUserId))
     .where(inArray(reportConversationMessages.conversationId, conversationIds))
     .orderBy(reportConversationMessages.conversationId, desc(reportConversationMessages.createdAt), desc(reportConversationMessages.id));
+  // A super admin's list spans organisations: one sealer each, not one per row.
+  const sealers = await ctx.services.keyRing.sealers(ctx.db, rows.map((row) => row.organisationId));
   return new Map(
     rows.map((row) => [
       row.conversationId,
       {
         type: row.type,
-        message: row.message,
+        message: sealers.get(row.organisationId)!.openText("message", row.message),
         from: row.from,
         fromUser: row.userId ? { id: row.userId, firstName: row.firstName ?? "", lastName: row.lastName ?? "" } : null,
         createdAt: row.createdAt,

@@ -24,9 +24,14 @@ export interface MessageView {
   readAt: Date | null;
 }
 
+/**
+ * Messages as a reader sees them: the text opened (it is stored sealed), the sender named. Every
+ * read of a chat goes through here, the reporter's follow-up page and the live subscription too.
+ */
 export async function viewsOf(ctx: Ctx, rows: (typeof reportConversationMessages.$inferSelect)[]): Promise<MessageView[]> {
   const userIds = [...new Set(rows.map((row) => row.fromUserId).filter((id): id is string => id !== null))];
   const people = userIds.length ? await ctx.db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(inArray(users.id, userIds)) : [];
+  const sealers = await ctx.services.keyRing.sealers(ctx.db, rows.map((row) => row.organisationId));
   const byId = new Map(people.map((person) => [person.id, person]));
   return rows.map((row) => {
     const person = row.fromUserId ? byId.get(row.fromUserId) : undefined;
@@ -35,7 +40,7 @@ export async function viewsOf(ctx: Ctx, rows: (typeof reportConversationMessages
     return {
       id: row.id,
       type: row.type,
-      message: row.message,
+      message: sealers.get(row.organisationId)!.openText("message", row.message),
       from: row.from,
       fromUser,
       imageURL: row.imageBlobId ? chatImageUrl(row.id) : null,

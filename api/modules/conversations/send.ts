@@ -31,7 +31,7 @@ export async function sendMessage(ctx: Ctx, reportSubmissionID: string | null | 
   if (parsed.type === "Image") return sendImageMessage(ctx, reportSubmissionID, parsed.message, parsed.imageFile);
   const written = await ctx.db.transaction(async (tx) => {
     const access = await writableConversation(ctx, tx, reportSubmissionID);
-    return insertMessage(tx, access, { type: "Text", message: parsed.message });
+    return insertMessage(ctx, tx, access, { type: "Text", message: parsed.message });
   });
   return announce(ctx, written);
 }

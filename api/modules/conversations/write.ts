@@ -67,8 +67,9 @@ async function reopenForReply(ctx: Ctx, tx: Database, submissionId: string) {
   // A concluded conversation on a report that is not closed only needs the flag cleared.
   if (!isTerminal(from)) return from;
   const status = report.team.length > 0 ? "Assigned" : "New";
-  await tx.update(reportSubmissions).set({ status }).where(eq(reportSubmissions.id, submissionId));
-  await insertNote(tx, report, { note: statusNoteText(status), newStatus: status });
+  // Re-opened, as openReport does: retention's count (decision 052) stops until it is closed again.
+  await tx.update(reportSubmissions).set({ status, closedAt: null, retentionWarnedAt: null }).where(eq(reportSubmissions.id, submissionId));
+  await insertNote(ctx, tx, report, { note: statusNoteText(status), newStatus: status });
   await recordReportChange(tx, report, { action: "Open", metadata: { from, to: status, via: "SendMessage" } });
   return status;
 }
@@ -82,20 +83,29 @@ function awaitingReply(side: ConversationAccess["side"], now: Date) {
   return { awaitingReplySince: null, remindersSent: 0, lastRemindedAt: null };
 }
 
-/** The message row, the conversation's and report's timestamps and the audit entry, in the caller's transaction. */
+/**
+ * The message row, sealed (docs/decisions/049-encryption-at-rest.md), the conversation's and
+ * report's timestamps and the audit entry, in the caller's transaction. The row returned holds the
+ * sealed text, as stored; `announce` opens it for the sender.
+ */
 export async function insertMessage(
+  ctx: Ctx,
   tx: Database,
   access: ConversationAccess,
   values: { type: "Text" | "Image"; message: string; imageBlobId?: string },
   metadata?: Record<string, unknown>,
 ): Promise<WrittenMessage> {
   const now = new Date();
+  const organisationId = access.submission.organisationId;
+  const sealer = await ctx.services.keyRing.sealer(tx, organisationId);
   const [message] = await tx
     .insert(reportConversationMessages)
-    .values({ conversationId: access.conversation.id, organisationId: access.submission.organisationId, ...values, from: access.side, fromUserId: access.userId, createdAt: now })
+    .values({ conversationId: access.conversation.id, organisationId, ...values, message: sealer.sealText("message", values.message), from: access.side, fromUserId: access.userId, createdAt: now })
     .returning();
   await tx.update(reportConversations).set({ lastMessageAt: now, ...awaitingReply(access.side, now) }).where(eq(reportConversations.id, access.conversation.id));
-  await tx.update(reportSubmissions).set({ updatedAt: now }).where(eq(reportSubmissions.id, access.submission.id));
+  // The first staff message acknowledges the report (decision 050), in the update the message makes anyway.
+  const acknowledges = access.side === "User" ? { acknowledgedAt: sql`coalesce(${reportSubmissions.acknowledgedAt}, ${now.toISOString()}::timestamptz)` } : {};
+  await tx.update(reportSubmissions).set({ updatedAt: now, ...acknowledges }).where(eq(reportSubmissions.id, access.submission.id));
   await recordActivity(tx, access.userId ? { userId: access.userId } : { kind: "anonymous" }, {
     organisationId: access.submission.organisationId,
     objectType: "ReportSubmission",

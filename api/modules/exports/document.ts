@@ -11,6 +11,7 @@ import {
 import type { Ctx } from "../../context.ts";
 import type { MessageType, SubmissionStatus } from "../../shared/enums.ts";
 import { answeredPages, derivePages, type AnsweredPage, type FormPage } from "../../shared/form-definition.ts";
+import { openAnswer } from "../reporting/answers.ts";
 import { buildWidgets } from "../reporting/forms.ts";
 import type { ReportView } from "../reports/views.ts";
 
@@ -18,6 +19,8 @@ import type { ReportView } from "../reports/views.ts";
  * Everything an exported report shows, loaded for many reports at once: a zip of 5,000 reports
  * must not cost 5,000 × (answers, build, files, notes, chat) queries. Answers are grouped with
  * `answeredPages`, exactly as the detail page (reports/detail.ts) and the reporter see them.
+ * Answers, notes and messages are stored sealed (docs/decisions/049) and opened here, with one
+ * sealer per organisation of the batch: a super admin's zip spans organisations.
  */
 
 export interface ExportedNote {
@@ -66,6 +69,7 @@ const groupBy = <T>(rows: T[], key: (row: T) => string): Map<string, T[]> => {
 export async function loadReportDocuments(ctx: Ctx, views: ReportView[], pagesByBuild: Map<string, Promise<FormPage[]>> = new Map()): Promise<ReportDocument[]> {
   if (views.length === 0) return [];
   const ids = views.map((view) => view.id);
+  const sealers = await ctx.services.keyRing.sealers(ctx.db, views.map((view) => view.organisation.id));
   const builds = await ctx.db.select({ id: reportSubmissions.id, buildId: reportSubmissions.buildId }).from(reportSubmissions).where(inArray(reportSubmissions.id, ids));
   const answers = await ctx.db
     .select({ submissionId: reportSubmissionAnswers.submissionId, widgetId: reportSubmissionAnswers.widgetId, answer: reportSubmissionAnswers.answer })
@@ -119,22 +123,26 @@ export async function loadReportDocuments(ctx: Ctx, views: ReportView[], pagesBy
   };
 
   return Promise.all(
-    views.map(async (report) => ({
-      report,
-      pages: answeredPages(await pagesOf(buildOf.get(report.id)), Object.fromEntries((answersOf.get(report.id) ?? []).map((row) => [row.widgetId, row.answer]))),
-      attachments: (attachmentsOf.get(report.id) ?? []).map(({ fileName, fileSizeBytes }) => ({ fileName, fileSizeBytes })),
-      notes: (notesOf.get(report.id) ?? []).map((row) => ({
-        author: row.firstName !== null && row.lastName !== null ? shortName({ firstName: row.firstName, lastName: row.lastName }) : null,
-        createdAt: row.createdAt,
-        text: row.text,
-        newStatus: row.newStatus,
-      })),
-      messages: (messagesOf.get(report.id) ?? []).map((row) => ({
-        sender: row.type === "System" ? "System" : row.from === "Guest" ? "Reporter" : row.firstName !== null && row.lastName !== null ? shortName({ firstName: row.firstName, lastName: row.lastName }) : "Staff",
-        createdAt: row.createdAt,
-        type: row.type,
-        text: row.text,
-      })),
-    })),
+    views.map(async (report) => {
+      const sealer = sealers.get(report.organisation.id)!;
+      const answers = Object.fromEntries((answersOf.get(report.id) ?? []).map((row) => [row.widgetId, openAnswer(sealer, row.answer)]));
+      return {
+        report,
+        pages: answeredPages(await pagesOf(buildOf.get(report.id)), answers),
+        attachments: (attachmentsOf.get(report.id) ?? []).map(({ fileName, fileSizeBytes }) => ({ fileName: sealer.openText("fileName", fileName), fileSizeBytes })),
+        notes: (notesOf.get(report.id) ?? []).map((row) => ({
+          author: row.firstName !== null && row.lastName !== null ? shortName({ firstName: row.firstName, lastName: row.lastName }) : null,
+          createdAt: row.createdAt,
+          text: sealer.openText("note", row.text),
+          newStatus: row.newStatus,
+        })),
+        messages: (messagesOf.get(report.id) ?? []).map((row) => ({
+          sender: row.type === "System" ? "System" : row.from === "Guest" ? "Reporter" : row.firstName !== null && row.lastName !== null ? shortName({ firstName: row.firstName, lastName: row.lastName }) : "Staff",
+          createdAt: row.createdAt,
+          type: row.type,
+          text: sealer.openText("message", row.text),
+        })),
+      };
+    }),
   );
 }

@@ -6,6 +6,7 @@ import { isUuid } from "../../lib/ids.ts";
 import { logError } from "../../lib/log.ts";
 import { reportFor } from "../reports/policy.ts";
 import { FILE_NOT_FOUND } from "./attachments.ts";
+import { openedBlobStream } from "./sealed-files.ts";
 
 export interface AttachmentDownload {
   fileName: string;
@@ -51,6 +52,7 @@ export async function openReportAttachment(ctx: Ctx, attachmentId: string): Prom
       mimeType: blobs.mimeType,
       sizeBytes: blobs.sizeBytes,
       storageKey: blobs.storageKey,
+      blobOrganisationId: blobs.organisationId,
     })
     .from(reportSubmissionAttachments)
     .innerJoin(reportSubmissions, eq(reportSubmissions.id, reportSubmissionAttachments.submissionId))
@@ -60,11 +62,14 @@ export async function openReportAttachment(ctx: Ctx, attachmentId: string): Prom
   if (!row || !(await mayRead(ctx, { submissionId: row.submissionId, organisationId: row.organisationId, deleted: row.deletedAt !== null }))) {
     throw notFound(FILE_NOT_FOUND);
   }
-  const body = await ctx.services.blobs.stream(row.storageKey);
+  // Sealed with the blob's organisation's key (stored-blob.ts); a value that does not open is thrown, never sent.
+  const organisationId = row.blobOrganisationId ?? row.organisationId;
+  const body = await openedBlobStream(ctx, organisationId, row.storageKey);
   if (!body) {
     // A row without its bytes is a storage fault worth knowing about; the caller still sees "not found".
     logError("An attachment's bytes are missing from the blob store", undefined, { attachmentId });
     throw notFound(FILE_NOT_FOUND);
   }
-  return { fileName: row.fileName, mimeType: row.mimeType, sizeBytes: row.sizeBytes, body };
+  const sealer = await ctx.services.keyRing.sealer(ctx.db, row.organisationId);
+  return { fileName: sealer.openText("fileName", row.fileName), mimeType: row.mimeType, sizeBytes: row.sizeBytes, body };
 }

@@ -39,6 +39,8 @@ export interface AttachmentView {
   fileName: string;
   fileSizeBytes: number;
   mimeType: string;
+  /** False when the file's type could not be cleaned and it was stored as sent, so the reporter's page can say so. */
+  metadataRemoved: boolean;
 }
 
 /** ".PDF", "pdf" and " .pdf " in a form's settings all mean pdf. */
@@ -83,12 +85,12 @@ export async function addReportAttachment(ctx: Ctx, read: () => Promise<Incoming
 
   const allowed = before.form.allowedFileTypes.map(normaliseType).filter(isKnownExtension);
   const typeRefused = `Files of this type cannot be attached.${allowed.length > 0 ? ` ${allowedTypesText(allowed)}` : ""}`;
-  const { fileName, mimeType, bytes: stored } = await checkUpload(file, allowed, typeRefused);
+  const { fileName, mimeType, bytes: stored, metadataRemoved } = await checkUpload(file, allowed, typeRefused);
 
   // The bytes go in first (a blob store cannot join a database transaction); if the rows are not
   // written, the bytes are removed again, so no file is left without its row (stored-blob.ts).
-  const checked = { purpose: "Attachment" as const, organisationId: actor.organisationId, fileName, mimeType, bytes: stored };
-  return storeCheckedFile(ctx, checked, (insertBlobRow) =>
+  const checked = { purpose: "Attachment" as const, organisationId: actor.organisationId, fileName, mimeType, bytes: stored, metadataRemoved };
+  return storeCheckedFile(ctx, checked, (insertBlobRow, storedFileName) =>
     ctx.db.transaction(async (tx) => {
       const state = await uploadState(tx, actor);
       // The limits count what was sent, as the reporter's page does; the rows record what was kept.
@@ -96,7 +98,7 @@ export async function addReportAttachment(ctx: Ctx, read: () => Promise<Incoming
       const blobId = await insertBlobRow(tx);
       const [attachment] = await tx
         .insert(reportSubmissionAttachments)
-        .values({ submissionId: state.submission.id, blobId, fileName, fileSizeBytes: stored.length, mimeType })
+        .values({ submissionId: state.submission.id, blobId, fileName: storedFileName, fileSizeBytes: stored.length, mimeType })
         .returning();
       // No file name in the audit log: it is the reporter's words and may name them.
       await recordActivity(tx, actor, {
@@ -106,7 +108,7 @@ export async function addReportAttachment(ctx: Ctx, read: () => Promise<Incoming
         action: "AddAttachment",
         metadata: { attachment_id: attachment!.id, mime_type: mimeType, size_bytes: stored.length },
       });
-      return { id: attachment!.id, fileName, fileSizeBytes: stored.length, mimeType };
+      return { id: attachment!.id, fileName, fileSizeBytes: stored.length, mimeType, metadataRemoved };
     }),
   );
 }

@@ -41,7 +41,7 @@ export async function prepareAvatarImage(file: IncomingImage, options: { maxByte
   if (sniffFileType(original, extension)?.kind !== type.kind) throw badInput(INVALID_FILE);
   let bytes: Uint8Array;
   try {
-    bytes = stripMetadata(type.kind, original);
+    bytes = stripMetadata(type.kind, original).bytes;
   } catch (error) {
     if (error instanceof UnreadableFileError) throw badInput(INVALID_FILE);
     throw error;

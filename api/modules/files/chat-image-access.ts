@@ -6,6 +6,7 @@ import { isUuid } from "../../lib/ids.ts";
 import { logError } from "../../lib/log.ts";
 import { conversationFor, type ConversationAccess } from "../conversations/access.ts";
 import { FILE_NOT_FOUND } from "./attachments.ts";
+import { openedBlobStream } from "./sealed-files.ts";
 
 export interface ChatImageDownload {
   mimeType: string;
@@ -25,6 +26,8 @@ export async function openChatImage(ctx: Ctx, messageId: string): Promise<ChatIm
     .select({
       conversationId: reportConversationMessages.conversationId,
       submissionId: reportConversations.submissionId,
+      organisationId: reportConversations.organisationId,
+      blobOrganisationId: blobs.organisationId,
       mimeType: blobs.mimeType,
       sizeBytes: blobs.sizeBytes,
       storageKey: blobs.storageKey,
@@ -44,7 +47,7 @@ export async function openChatImage(ctx: Ctx, messageId: string): Promise<ChatIm
     throw error;
   }
   if (access.conversation.id !== row.conversationId) throw notFound(FILE_NOT_FOUND);
-  const body = await ctx.services.blobs.stream(row.storageKey);
+  const body = await openedBlobStream(ctx, row.blobOrganisationId ?? row.organisationId, row.storageKey);
   if (!body) {
     logError("A chat image's bytes are missing from the blob store", undefined, { messageId });
     throw notFound(FILE_NOT_FOUND);

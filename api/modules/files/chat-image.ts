@@ -52,7 +52,7 @@ function cleaned(kind: ImageKind, original: Uint8Array, extension: string): Uint
   // JPEG, PNG and GIF: the attachment sniffer decides, the attachment strippers remove EXIF, GPS, text chunks and comments.
   if (sniffFileType(original, extension)?.kind !== kind) return null;
   try {
-    return stripMetadata(kind, original);
+    return stripMetadata(kind, original).bytes;
   } catch (error) {
     if (error instanceof UnreadableFileError) return null;
     throw error;

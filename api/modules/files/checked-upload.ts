@@ -1,5 +1,6 @@
 import { badInput } from "../../lib/errors.ts";
 import { UnreadableFileError } from "./bytes.ts";
+import type { CleanedFile } from "./cleaned-file.ts";
 import { cleanFileName, extensionOf } from "./file-name.ts";
 import { sniffFileType } from "./sniff.ts";
 import { stripMetadata } from "./strip-metadata.ts";
@@ -25,8 +26,9 @@ export interface IncomingFile {
 export interface CheckedUpload {
   fileName: string;
   mimeType: string;
-  /** What is stored: the content with its metadata removed. */
+  /** What is stored: the content with its metadata removed, or as uploaded when its type cannot be cleaned. */
   bytes: Uint8Array;
+  metadataRemoved: boolean;
 }
 
 /** The sentence that names what is allowed: "Allowed types: .pdf, .png." */
@@ -44,13 +46,13 @@ export async function checkUpload(file: IncomingFile, allowed: readonly string[]
   const original = await file.bytes();
   const type = sniffFileType(original, extension);
   if (!type) throw badInput(CONTENT_MISMATCH);
-  let bytes: Uint8Array;
+  let cleaned: CleanedFile;
   try {
-    bytes = stripMetadata(type.kind, original);
+    cleaned = stripMetadata(type.kind, original);
   } catch (error) {
     if (error instanceof UnreadableFileError) throw badInput(error.message);
     throw error;
   }
-  if (bytes.length === 0) throw badInput(EMPTY_FILE);
-  return { fileName, mimeType: type.mimeType, bytes };
+  if (cleaned.bytes.length === 0) throw badInput(EMPTY_FILE);
+  return { fileName, mimeType: type.mimeType, ...cleaned };
 }

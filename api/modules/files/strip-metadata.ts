@@ -1,8 +1,13 @@
+import { cleanOoxml } from "./clean-ooxml.ts";
+import { cleanPdf } from "./clean-pdf.ts";
+import type { CleanedFile } from "./cleaned-file.ts";
 import type { FileKind } from "./sniff.ts";
 import { stripPng, stripWebp } from "./strip-chunked.ts";
 import { stripGif } from "./strip-gif.ts";
 import { stripJpeg } from "./strip-jpeg.ts";
 import { stripIsoMedia, stripMp3 } from "./strip-media.ts";
+
+const cleaned = (bytes: Uint8Array): CleanedFile => ({ bytes, metadataRemoved: true });
 
 /**
  * The bytes to store for an uploaded file: the same content with the metadata that could say who
@@ -10,32 +15,34 @@ import { stripIsoMedia, stripMp3 } from "./strip-media.ts";
  * never reaches the blob store. Throws UnreadableFileError when a format's structure cannot be
  * followed (the upload is then refused rather than stored unstripped).
  *
- * Not stripped, by design of this first version:
- * - PDF (author, creator tool, XMP, incremental-update history) and Office files, old (OLE) and
- *   new (OOXML: docProps/core.xml and app.xml with author, last-modified-by, company, template
- *   path; tracked changes and comments in the body). Rewriting them safely needs a full parser
- *   and can break signatures or layout. Staff are warned in the console that such files may
- *   carry the reporter's details or be malicious; the reporter's upload page already says so.
- * - Plain text has no metadata container.
+ * Not cleaned (docs/decisions/048-clean-files.md), and so stored as uploaded with
+ * metadataRemoved false, which staff see next to the file:
+ * - legacy Office files (OLE: .doc, .xls, .ppt), whose property streams and revision tables need a
+ *   full compound-file writer; the reporter is told before sending (api/shared/uncleanable-files.ts);
+ * - PDFs that are encrypted, or whose metadata cannot be blanked in place (clean-pdf.ts).
+ * Plain text has no metadata container, so it counts as clean.
  */
-export function stripMetadata(kind: FileKind, bytes: Uint8Array): Uint8Array {
+export function stripMetadata(kind: FileKind, bytes: Uint8Array): CleanedFile {
   switch (kind) {
     case "jpeg":
-      return stripJpeg(bytes);
+      return cleaned(stripJpeg(bytes));
     case "png":
-      return stripPng(bytes);
+      return cleaned(stripPng(bytes));
     case "gif":
-      return stripGif(bytes);
+      return cleaned(stripGif(bytes));
     case "webp":
-      return stripWebp(bytes);
+      return cleaned(stripWebp(bytes));
     case "mp3":
-      return stripMp3(bytes);
+      return cleaned(stripMp3(bytes));
     case "isobmff":
-      return stripIsoMedia(bytes);
+      return cleaned(stripIsoMedia(bytes));
     case "pdf":
-    case "ole":
+      return cleanPdf(bytes);
     case "ooxml":
+      return cleanOoxml(bytes);
+    case "ole":
+      return { bytes, metadataRemoved: false };
     case "text":
-      return bytes;
+      return cleaned(bytes);
   }
 }

@@ -5,7 +5,7 @@ import { sanitiseRichText } from "../../lib/rich-text-sanitiser.ts";
 import { parseWith } from "../../lib/validation.ts";
 import { CONDITION_MATCH_TYPES, WIDGET_TYPES } from "../../shared/enums.ts";
 import { ALLOWED_FILE_TYPES, CHOICE_WIDGETS, DISPLAY_WIDGETS, WIDGET_ID, widgetListProblems, type FormSettingsFields, type FormWidget } from "../../shared/form-definition.ts";
-import { FORM_LIMITS, type TextLimit } from "../../shared/limits.ts";
+import { FORM_LIMITS, TEXT_LIMITS, type TextLimit } from "../../shared/limits.ts";
 import { RICH_TEXT_MAX_LENGTH } from "../../shared/rich-text.ts";
 import { HEX_COLOUR, THEME_KEYS, type FormTheme } from "../../shared/theme.ts";
 
@@ -121,6 +121,8 @@ const FormInput = v.object({
   uploadFilesMessage: v.nullish(richText),
   assignedToSupportMessage: v.nullish(richText),
   reportClosedMessage: v.nullish(richText),
+  // Plain text: it becomes a chat message, and chat messages are plain (decision 051).
+  acknowledgementMessage: v.nullish(v.pipe(v.string(), v.trim(), v.maxLength(TEXT_LIMITS.acknowledgementMessage.max, TEXT_LIMITS.acknowledgementMessage.tooLong))),
   showImportantInfoMessage: v.nullish(v.boolean()),
   showLogo: v.nullish(v.boolean()),
   hasChat: v.nullish(v.boolean()),

@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { startPeriodicSweep } from "../../lib/periodic-sweep.ts";
 import type { Database } from "../../../db/client.ts";
 import { resultRows } from "../../../db/results.ts";
 import { organisations, reportConversations, reportSubmissionAssignees, reportSubmissions, roles, users } from "../../../db/schema/index.ts";
@@ -157,21 +158,5 @@ export const REMINDER_TIMING: ReminderTiming = { sweepEveryMs: REMINDER_SWEEP_MS
 
 /** Sweeps at once and then every `sweepEveryMs`; the returned function stops and waits for the sweep under way. */
 export function startStaleReminders(services: Services, timing: ReminderTiming = REMINDER_TIMING): () => Promise<void> {
-  let running: Promise<void> | null = null;
-  const sweep = () => {
-    if (running) return;
-    running = sendDueReminders(services, new Date(timing.now()))
-      .then(() => undefined)
-      .catch((error: unknown) => logError("Stale-message reminders failed", error))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(sweep, timing.sweepEveryMs);
-  timer.unref?.();
-  sweep();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodicSweep("Stale-message reminders", timing.sweepEveryMs, () => sendDueReminders(services, new Date(timing.now())));
 }

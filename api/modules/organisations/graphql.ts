@@ -55,6 +55,8 @@ export const OrganisationType = builder.drizzleObject("organisations", {
     staleMessageIntervalUnit: t.expose("staleMessageIntervalUnit", { type: IntervalUnitEnum }),
     openSeatNumber: t.exposeInt("openSeatNumber"),
     generalEnquiryEnabled: t.exposeBoolean("generalEnquiryEnabled"),
+    legalClocksEnabled: t.exposeBoolean("legalClocksEnabled", { description: "Acknowledge within 7 days, feedback within 3 months (EU Directive 2019/1937 Art. 9)." }),
+    retentionMonths: t.exposeInt("retentionMonths", { nullable: true, description: "Closed reports are deleted this many months after closing; null is off (decision 052)." }),
     generalEnquiryLabel: t.exposeString("generalEnquiryLabel"),
     generalEnquiryWelcomeMessageContent: t.exposeString("generalEnquiryWelcomeMessageContent"),
     allowGeneralEnquiryChatFileUploads: t.exposeBoolean("allowGeneralEnquiryChatFileUploads"),
@@ -97,6 +99,8 @@ const OrganisationUpdateInput = builder.inputType("OrganisationUpdateInput", {
     staleMessageIntervalNumber: t.int({ required: false }),
     staleMessageIntervalUnit: t.field({ type: IntervalUnitEnum, required: false }),
     generalEnquiryEnabled: t.boolean({ required: false }),
+    legalClocksEnabled: t.boolean({ required: false }),
+    retentionMonths: t.int({ required: false, description: "1 to 120; null turns retention off." }),
     generalEnquiryLabel: t.string({ required: false }),
     generalEnquiryWelcomeMessageContent: t.string({ required: false }),
     allowGeneralEnquiryChatFileUploads: t.boolean({ required: false }),
@@ -133,6 +137,8 @@ builder.mutationFields((t) => ({
     authScopes: { permission: "OrganisationUpdate" },
     resolve: async (query, _root, args, ctx) => {
       const input = parseWith(OrganisationSettingsInput, args.input as Record<string, unknown>);
+      // parseWith drops nulls as "not given"; for retention an explicit null is "Off" (decision 052).
+      if (args.input.retentionMonths === null) input.retentionMonths = null;
       const row = await updateOrganisation(ctx, String(args.id), input);
       return (await ctx.db.query.organisations.findFirst(query({ where: { id: row.id } })))!;
     },

@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { sanitiseRichText } from "../../lib/rich-text-sanitiser.ts";
 import { FONT_FAMILIES, INTERVAL_UNITS } from "../../shared/enums.ts";
 import { TEXT_LIMITS } from "../../shared/limits.ts";
+import { RETENTION_MONTHS_INVALID, RETENTION_MONTHS_MAX, RETENTION_MONTHS_MIN } from "../../shared/retention.ts";
 import { LanguageCode } from "../translation-review/language-code.ts";
 
 const text = (max: number) => v.pipe(v.string(), v.trim(), v.maxLength(max, `Must be at most ${max} characters`));
@@ -22,6 +23,12 @@ export const OrganisationSettingsInput = v.object({
   ),
   staleMessageIntervalUnit: v.optional(v.picklist(INTERVAL_UNITS)),
   generalEnquiryEnabled: v.optional(v.boolean()),
+  /** Acknowledge within 7 days, feedback within 3 months (decision 050). */
+  legalClocksEnabled: v.optional(v.boolean()),
+  /** Retention (decision 052): closed reports deleted this many months after closing; null turns it off. */
+  retentionMonths: v.optional(
+    v.nullable(v.pipe(v.number(RETENTION_MONTHS_INVALID), v.integer(RETENTION_MONTHS_INVALID), v.minValue(RETENTION_MONTHS_MIN, RETENTION_MONTHS_INVALID), v.maxValue(RETENTION_MONTHS_MAX, RETENTION_MONTHS_INVALID))),
+  ),
   generalEnquiryLabel: v.optional(requiredText(TEXT_LIMITS.enquiryLabel.max)),
   generalEnquiryWelcomeMessageContent: v.optional(text(TEXT_LIMITS.welcomeMessage.max)),
   allowGeneralEnquiryChatFileUploads: v.optional(v.boolean()),

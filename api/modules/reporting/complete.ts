@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
-import { reportSubmissions } from "../../../db/schema/index.ts";
+import { reportForms, reportSubmissions } from "../../../db/schema/index.ts";
 import type { Ctx, ReporterActor, Services } from "../../context.ts";
+import type { Sealer } from "../../lib/key-ring.ts";
 import { logError } from "../../lib/log.ts";
 import { UserError } from "../../lib/errors.ts";
 import { generateReportId, generateReportPassword, hashGeneratedCredential } from "../../lib/report-credentials.ts";
@@ -53,7 +54,7 @@ export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
   const passwordHash = hashGeneratedCredential(generatedPassword);
   const now = new Date();
   let completedId: string | null = null;
-  const completion = await onDraft(ctx, actor, async (db, snapshot, confirmed) => {
+  const completion = await onDraft(ctx, actor, async (db, snapshot, confirmed, sealer) => {
     // Completed or not, this instance will not save the Draft again.
     ctx.services.draftSnapshots.forget(snapshot.submission.id);
     if (snapshot.submission.completed) return reissue(db, actor, snapshot.submission, generatedPassword, passwordHash, now);
@@ -63,12 +64,14 @@ export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
       throw new UserError("BAD_USER_INPUT", "Please answer every required question.", { fields: problems });
     }
     const reportID = generateReportId();
+    const sealedAcknowledgement = await sealedAcknowledgementOf(db, sealer, snapshot.submission.formId);
     const outcome = await writeCompletion(db, {
       snapshot,
       reportId: reportID,
       passwordHash,
       hiddenWidgetIds: hidden,
       now,
+      sealedAcknowledgement,
     });
     // A taken report ID (one in 10^15 per report) is decided again like a moved-on Draft, with a new ID.
     if (outcome !== "completed") return STALE;
@@ -79,6 +82,16 @@ export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
   // awaited: the reporter's answer needs nothing from it (the notice is saved), only consoles do.
   if (completedId) void announceNewReport(ctx.services, actor.organisationId, completedId);
   return completion;
+}
+
+/**
+ * The form's automatic acknowledgement sealed as a chat message, or "" when it has none (decision 051).
+ * Read at completion, not cached: an admin's change to it must apply to the next report.
+ */
+async function sealedAcknowledgementOf(db: Database, sealer: Sealer, formId: string): Promise<string> {
+  const [form] = await db.select({ text: reportForms.acknowledgementMessage }).from(reportForms).where(eq(reportForms.id, formId)).limit(1);
+  const text = form?.text.trim() ?? "";
+  return text === "" ? "" : sealer.sealText("message", text);
 }
 
 /** A repeat within the window gives the same report a fresh password; later, it is refused. */

@@ -3,6 +3,8 @@ import type { Database } from "../../../db/client.ts";
 import { fixedStatement } from "../../../db/fixed-statement.ts";
 import { isUniqueViolation, resultRows } from "../../../db/results.ts";
 import { reportSubmissions } from "../../../db/schema/index.ts";
+import type { Sealer } from "../../lib/key-ring.ts";
+import { openAnswer, sealAnswer } from "./answers.ts";
 import type { NewReporterSession } from "./sessions.ts";
 import type { DraftLoad } from "./draft-limits.ts";
 
@@ -27,15 +29,16 @@ export interface DraftSnapshot {
   submission: DraftRow;
   /** The row version the snapshot was read at, as text: a write based on it names it. */
   version: string;
+  /** Opened: a snapshot is compared with and merged into what the reporter types, never sealed text. */
   answers: Record<string, string[]>;
 }
 
 /**
  * The submission of a reporter session, with its answers and row version: one statement. With
  * `lock`, inside a transaction, the row stays locked until it ends, so a write based on it cannot
- * find it moved on.
+ * find it moved on. The answers are opened with the organisation's `sealer`.
  */
-export async function readDraft(db: Database, organisationId: string, submissionId: string, lock = false): Promise<DraftSnapshot | null> {
+export async function readDraft(db: Database, sealer: Sealer, organisationId: string, submissionId: string, lock = false): Promise<DraftSnapshot | null> {
   const query = db
     .select({
       id: reportSubmissions.id,
@@ -55,7 +58,8 @@ export async function readDraft(db: Database, organisationId: string, submission
   const [row] = lock ? await query.for("update", { of: reportSubmissions }) : await query;
   if (!row) return null;
   const { version, answers, ...submission } = row;
-  return { submission, version, answers: JSON.parse(answers) as Record<string, string[]> };
+  const stored = JSON.parse(answers) as Record<string, string[]>;
+  return { submission, version, answers: Object.fromEntries(Object.entries(stored).map(([widgetId, answer]) => [widgetId, openAnswer(sealer, answer)])) };
 }
 
 /**
@@ -201,7 +205,9 @@ export interface PageWrite {
   page: number;
   /** Every widget of the page: their stored answers are replaced by `kept`. */
   pageWidgetIds: string[];
+  /** As typed: sealed here, just before they become the statement's JSON. */
   kept: Record<string, readonly string[]>;
+  sealer: Sealer;
   /** The attachments to keep, or null to leave attachments as they are. */
   keepAttachmentIds: string[] | null;
   now: Date;
@@ -253,7 +259,7 @@ export async function writePage(db: Database, write: PageWrite): Promise<{ remov
     organisationId: submission.organisationId,
     version,
     pageWidgetIds: JSON.stringify(write.pageWidgetIds),
-    kept: JSON.stringify(write.kept),
+    kept: JSON.stringify(Object.fromEntries(Object.entries(write.kept).map(([widgetId, answer]) => [widgetId, sealAnswer(write.sealer, answer)]))),
     keepsAttachments: write.keepAttachmentIds !== null,
     keepAttachmentIds: JSON.stringify(write.keepAttachmentIds ?? []),
     metadata: JSON.stringify({ page: write.page }),
@@ -275,14 +281,20 @@ export interface CompletionWrite {
   /** Answers to widgets that ended up hidden: dropped with the completion. */
   hiddenWidgetIds: string[];
   now: Date;
+  /** The form's acknowledgement, already sealed for the chat; "" when the form sends none (decision 051). */
+  sealedAcknowledgement: string;
 }
 
-const completionStatement = fixedStatement<"reportId" | "passwordHash" | "now" | "id" | "organisationId" | "version" | "hiddenWidgetIds">(
+const completionStatement = fixedStatement<"reportId" | "passwordHash" | "now" | "id" | "organisationId" | "version" | "hiddenWidgetIds" | "acknowledgement">(
   (value) => sql`
     with guard as (
       update report_submissions
       set report_id = ${value("reportId")}, password_hash = ${value("passwordHash")}, password_chosen = false, status = 'New',
-          completed = true, completed_at = ${value("now")}::text::timestamptz, updated_at = ${value("now")}::text::timestamptz
+          completed = true, completed_at = ${value("now")}::text::timestamptz, updated_at = ${value("now")}::text::timestamptz,
+          -- The automatic acknowledgement acknowledges (decision 050), by the rule of markAcknowledged
+          -- (legal-clocks/hooks.ts): only an empty time is filled. Kept in this statement so a
+          -- completion stays one write (decision 051).
+          acknowledged_at = case when ${value("acknowledgement")} = '' then acknowledged_at else coalesce(acknowledged_at, ${value("now")}::text::timestamptz) end
       where id = ${value("id")}::uuid and organisation_id = ${value("organisationId")}::uuid and xmin = ${value("version")}::xid and not completed
       returning id, organisation_id
     ),
@@ -291,7 +303,19 @@ const completionStatement = fixedStatement<"reportId" | "passwordHash" | "now" |
       where a.submission_id = guard.id and a.widget_id in (select jsonb_array_elements_text(${value("hiddenWidgetIds")}::text::jsonb))
     ),
     conversation as (
-      insert into report_conversations (submission_id, organisation_id) select guard.id, guard.organisation_id from guard on conflict do nothing
+      insert into report_conversations (submission_id, organisation_id, last_message_at)
+      select guard.id, guard.organisation_id, case when ${value("acknowledgement")} = '' then null else ${value("now")}::text::timestamptz end from guard
+      on conflict do nothing
+      returning id, organisation_id
+    ),
+    -- The statement's CTEs share one snapshot: a conversation made here is only in "conversation", one
+    -- made before only in the table, so exactly one of the two names it. Sent from the staff side
+    -- with no author, as a System message: it neither waits for a reply nor counts as the reporter's.
+    acknowledgement as (
+      insert into report_conversation_messages (conversation_id, organisation_id, type, message, "from", created_at)
+      select c.id, c.organisation_id, 'System', ${value("acknowledgement")}, 'User', ${value("now")}::text::timestamptz
+      from (select id, organisation_id from conversation union all select rc.id, rc.organisation_id from report_conversations rc join guard on rc.submission_id = guard.id) c
+      where ${value("acknowledgement")} <> ''
     ),
     activity as (${reporterActivity(value("organisationId"), "Complete", sql`'{}'::jsonb`, value("reportId"))}),
     notice as (insert into report_notices (submission_id, created_at) select guard.id, ${value("now")}::text::timestamptz from guard)
@@ -303,7 +327,7 @@ export type CompletionOutcome = "completed" | "changed" | "reportIdTaken";
 
 /**
  * Completes the Draft in one statement: the report gets its ID, hashed password and status New, its
- * conversation, its audit entry and its pending notice (report_notices, claimed by the notifier).
+ * conversation (with the form's automatic acknowledgement, if it has one), its audit entry and its pending notice (report_notices, claimed by the notifier).
  * The new-report event is sent by the caller after the commit: a NOTIFY inside this statement
  * would hold PostgreSQL's one notify lock through the commit's WAL flush, so every completion
  * would queue behind the one before it (decision 028). "changed" when
@@ -321,6 +345,7 @@ export async function writeCompletion(db: Database, write: CompletionWrite): Pro
       organisationId: submission.organisationId,
       version,
       hiddenWidgetIds: JSON.stringify(write.hiddenWidgetIds),
+      acknowledgement: write.sealedAcknowledgement,
     });
     const [row] = resultRows<{ written: number }>(result);
     return row && row.written > 0 ? "completed" : "changed";

@@ -81,6 +81,9 @@ async function resumableDraft(ctx: Ctx, organisationId: string, formId: string) 
  * priced for the load it found.
  */
 async function openDraft(ctx: Ctx, organisationId: string, formId: string, solution: string | null) {
+  // The organisation's data key exists before the Draft does: its first page saves, often several at
+  // once (two tabs), then all seal with one key, instead of racing to make the organisation's first.
+  await ctx.services.keyRing.sealer(ctx.db, organisationId);
   const attempt = { action: "report_start" as const, subjectKey: await subjectKey(ctx.db, "form", formId), solution, now: new Date() };
   const paid = await verifiedSolution(ctx.db, attempt);
   const current = ctx.actor.kind === "reporter" ? ctx.actor : null;
@@ -146,7 +149,7 @@ const START_ROUNDS = 3;
 export async function updateReportPage(ctx: Ctx, page: number, answers: AnswerInputs, attachmentIds: string[] | null): Promise<{ success: boolean; errors: FieldError[] }> {
   const actor = requireReporter(ctx);
   const keepAttachmentIds = attachmentIds ? attachmentIds.filter((id) => isUuid(id)).map((id) => id.toLowerCase()) : null;
-  const outcome = await onDraft(ctx, actor, async (db, snapshot, confirmed) => {
+  const outcome = await onDraft(ctx, actor, async (db, snapshot, confirmed, sealer) => {
     const refuse = (errors: FieldError[]) => (confirmed ? { success: false, errors, removedKeys: [] as string[] } : STALE);
     if (snapshot.submission.completed) throw new UserError("CONFLICT", ALREADY_SUBMITTED);
     const widgets = await buildWidgets(db, snapshot.submission.buildId!);
@@ -164,7 +167,7 @@ export async function updateReportPage(ctx: Ctx, page: number, answers: AnswerIn
     const { kept, problems } = checkPageAnswers(target.widgets, visible, merged as AnswerMap);
     if (problems.length > 0) return refuse(problems.map((problem) => ({ field: problem.widgetId, message: problem.message })));
 
-    const written = await writePage(db, { snapshot, page, pageWidgetIds: [...onPage], kept, keepAttachmentIds, now: new Date() });
+    const written = await writePage(db, { snapshot, page, pageWidgetIds: [...onPage], kept, sealer, keepAttachmentIds, now: new Date() });
     if (!written) return STALE;
     ctx.services.draftSnapshots.store(written.after);
     return { success: true, errors: [] as FieldError[], removedKeys: written.removedStorageKeys };

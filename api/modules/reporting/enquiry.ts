@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import * as v from "valibot";
 import type { Database } from "../../../db/client.ts";
 import { organisations, reportConversationMessages, reportConversations, reportFormBuilds, reportForms, reportFormWidgets, reportNotices, reportSubmissionAnswers, reportSubmissions } from "../../../db/schema/index.ts";
@@ -8,6 +8,7 @@ import { isUuid } from "../../lib/ids.ts";
 import { generateReportId, generateReportPassword, hashGeneratedCredential } from "../../lib/report-credentials.ts";
 import { parseWith } from "../../lib/validation.ts";
 import { recordActivity } from "../audit/service.ts";
+import { sealAnswer } from "./answers.ts";
 import { announceNewReport } from "./complete.ts";
 import { ORGANISATION_UNAVAILABLE } from "../../shared/messages.ts";
 import { admit, loadDifficulty } from "../abuse/guard.ts";
@@ -18,13 +19,22 @@ const MESSAGE_WIDGET_ID = "w_enquiry_message";
 const EnquiryInput = v.object({ message: v.pipe(v.string("Required"), v.trim(), v.nonEmpty("Required"), v.maxLength(10_000, "Messages can be at most 10000 characters")) });
 
 /** The organisation's Enquiry form, created (with a one-question build) the first time it is needed. */
-async function enquiryForm(tx: Database, organisationId: string): Promise<{ formId: string; buildId: string }> {
+async function enquiryForm(tx: Database, organisationId: string): Promise<{ formId: string; buildId: string; messageWidgetId: string }> {
   const [existing] = await tx
     .select({ id: reportForms.id, buildId: reportForms.deployedBuildId })
     .from(reportForms)
     .where(and(eq(reportForms.organisationId, organisationId), eq(reportForms.type, "Enquiry"), eq(reportForms.archived, false)))
     .limit(1);
-  if (existing?.buildId) return { formId: existing.id, buildId: existing.buildId };
+  if (existing?.buildId) {
+    // The message is the answer to the build's long-text question, whatever that question's id, so staff see it with the report.
+    const [question] = await tx
+      .select({ id: reportFormWidgets.id })
+      .from(reportFormWidgets)
+      .where(and(eq(reportFormWidgets.buildId, existing.buildId), eq(reportFormWidgets.type, "LongText")))
+      .orderBy(asc(reportFormWidgets.position))
+      .limit(1);
+    return { formId: existing.id, buildId: existing.buildId, messageWidgetId: question?.id ?? MESSAGE_WIDGET_ID };
+  }
   const formId = existing?.id ?? (await tx.insert(reportForms).values({ organisationId, name: "General Enquiry", type: "Enquiry", status: "Active", hasChat: true }).returning({ id: reportForms.id }))[0]!.id;
   const [build] = await tx.insert(reportFormBuilds).values({ formId, revision: 1 }).returning({ id: reportFormBuilds.id });
   await tx.insert(reportFormWidgets).values([
@@ -32,7 +42,7 @@ async function enquiryForm(tx: Database, organisationId: string): Promise<{ form
     { buildId: build!.id, id: MESSAGE_WIDGET_ID, position: 1, type: "LongText", title: "Message", required: true },
   ]);
   await tx.update(reportForms).set({ currentBuildId: build!.id, deployedBuildId: build!.id }).where(eq(reportForms.id, formId));
-  return { formId, buildId: build!.id };
+  return { formId, buildId: build!.id, messageWidgetId: MESSAGE_WIDGET_ID };
 }
 
 /**
@@ -56,15 +66,16 @@ export async function sendEnquiry(ctx: Ctx, organisationID: string, input: unkno
   const pin = generateReportPassword();
   const passwordHash = hashGeneratedCredential(pin);
   const created = await ctx.db.transaction(async (tx) => {
-    const { formId, buildId } = await enquiryForm(tx, organisation.id);
+    const { formId, buildId, messageWidgetId } = await enquiryForm(tx, organisation.id);
     const reportId = generateReportId();
     const [submission] = await tx
       .insert(reportSubmissions)
       .values({ organisationId: organisation.id, formId, buildId, reportId, status: "New", completed: true, completedAt: now, passwordHash, createdAt: now, updatedAt: now })
       .returning({ id: reportSubmissions.id });
-    await tx.insert(reportSubmissionAnswers).values({ submissionId: submission!.id, widgetId: MESSAGE_WIDGET_ID, page: 0, answer: [message] });
+    const sealer = await ctx.services.keyRing.sealer(tx, organisation.id);
+    await tx.insert(reportSubmissionAnswers).values({ submissionId: submission!.id, widgetId: messageWidgetId, page: 0, answer: sealAnswer(sealer, [message]) });
     const [conversation] = await tx.insert(reportConversations).values({ submissionId: submission!.id, organisationId: organisation.id, lastMessageAt: now, awaitingReplySince: now }).returning({ id: reportConversations.id });
-    await tx.insert(reportConversationMessages).values({ conversationId: conversation!.id, organisationId: organisation.id, type: "Text", message, from: "Guest", createdAt: now });
+    await tx.insert(reportConversationMessages).values({ conversationId: conversation!.id, organisationId: organisation.id, type: "Text", message: sealer.sealText("message", message), from: "Guest", createdAt: now });
     await tx.insert(reportNotices).values({ submissionId: submission!.id, createdAt: now });
     await recordActivity(tx, { kind: "anonymous" }, { organisationId: organisation.id, objectType: "ReportSubmission", objectId: submission!.id, objectCode: reportId, action: "SendEnquiry" });
     return { reportId, submissionId: submission!.id };

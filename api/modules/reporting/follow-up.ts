@@ -3,6 +3,7 @@ import { organisations, reportConversationMessages, reportConversations, reportF
 import type { Ctx } from "../../context.ts";
 import { TERMINAL_SUBMISSION_STATUSES, type SubmissionStatus, type WidgetType } from "../../shared/enums.ts";
 import { answeredPages, derivePages } from "../../shared/form-definition.ts";
+import { formTextName } from "../../shared/translation.ts";
 import { chatUploadsAllowed } from "../conversations/upload-policy.ts";
 import { storedAnswers } from "./answers.ts";
 import { buildWidgets } from "./forms.ts";
@@ -31,6 +32,8 @@ export function reporterStatusOf(status: SubmissionStatus): ReporterStatus {
 
 export interface ReporterSubmissionView {
   id: string;
+  /** The organisation and form, so the follow-up area can ask for their texts in the reporter's language. */
+  organisationID: string;
   formID: string;
   reportID: string | null;
   completed: boolean;
@@ -40,6 +43,8 @@ export interface ReporterSubmissionView {
   reporterStatus: ReporterStatus;
   /** The form's own message for where the report stands (sanitised HTML; '' when it has none). */
   standingMessage: string;
+  /** The translation item name of that message (form.assignedToSupportMessage, form.reportClosedMessage); null when there is none. */
+  standingMessageName: string | null;
   hasChat: boolean;
   allowChatFileUploads: boolean;
   conversationClosed: boolean;
@@ -48,10 +53,23 @@ export interface ReporterSubmissionView {
   attachments: { id: string; fileName: string; fileSizeBytes: number; mimeType: string; fileURL: string }[];
 }
 
-/** Being handled: the form's assigned-to-support message; closed: its report-closed message. */
-export function standingMessageOf(status: ReporterStatus, form: { assignedToSupportMessage: string; reportClosedMessage: string }): string {
-  if (status === "IN_PROGRESS") return form.assignedToSupportMessage;
-  return status === "CLOSED" ? form.reportClosedMessage : "";
+type StandingMessageField = "assignedToSupportMessage" | "reportClosedMessage";
+
+/** Which of the form's messages tells where the report stands: being handled, assigned-to-support; closed, report-closed; else none. */
+function standingMessageField(status: ReporterStatus): StandingMessageField | null {
+  if (status === "IN_PROGRESS") return "assignedToSupportMessage";
+  return status === "CLOSED" ? "reportClosedMessage" : null;
+}
+
+export function standingMessageOf(status: ReporterStatus, form: Record<StandingMessageField, string>): string {
+  const field = standingMessageField(status);
+  return field ? form[field] : "";
+}
+
+/** The message's translation item name (api/shared/translation.ts), when the form has a message there to translate. */
+export function standingMessageNameOf(status: ReporterStatus, form: Record<StandingMessageField, string>): string | null {
+  const field = standingMessageField(status);
+  return field && form[field].trim() !== "" ? formTextName(field) : null;
 }
 
 export const attachmentUrl = (id: string) => `/api/files/report-attachments/${id}`;
@@ -69,7 +87,8 @@ export async function loadReporterSubmission(ctx: Ctx): Promise<ReporterSubmissi
   if (!row || row.submission.deletedAt) return null;
   const { submission, form } = row;
   const widgets = submission.buildId ? await buildWidgets(ctx.db, submission.buildId) : [];
-  const answers = await storedAnswers(ctx.db, submission.id);
+  const sealer = await ctx.services.keyRing.sealer(ctx.db, submission.organisationId);
+  const answers = await storedAnswers(ctx.db, sealer, submission.id);
   const pages = answeredPages(derivePages(widgets), answers);
   const attachments = await ctx.db
     .select()
@@ -87,6 +106,7 @@ export async function loadReporterSubmission(ctx: Ctx): Promise<ReporterSubmissi
   const reporterStatus = reporterStatusOf(submission.status);
   return {
     id: submission.id,
+    organisationID: submission.organisationId,
     formID: form.id,
     reportID: submission.reportId,
     completed: submission.completed,
@@ -95,11 +115,12 @@ export async function loadReporterSubmission(ctx: Ctx): Promise<ReporterSubmissi
     organisationName: row.organisationName,
     reporterStatus,
     standingMessage: standingMessageOf(reporterStatus, form),
+    standingMessageName: standingMessageNameOf(reporterStatus, form),
     hasChat: form.hasChat,
     allowChatFileUploads: chatUploadsAllowed(form, { allowGeneralEnquiryChatFileUploads: row.enquiryUploads }),
     conversationClosed: closed || Boolean(conversation?.concluded) || submission.archived,
     unreadMessages: unread?.n ?? 0,
     pages,
-    attachments: attachments.map((a) => ({ id: a.id, fileName: a.fileName, fileSizeBytes: a.fileSizeBytes, mimeType: a.mimeType, fileURL: attachmentUrl(a.id) })),
+    attachments: attachments.map((a) => ({ id: a.id, fileName: sealer.openText("fileName", a.fileName), fileSizeBytes: a.fileSizeBytes, mimeType: a.mimeType, fileURL: attachmentUrl(a.id) })),
   };
 }

@@ -1,4 +1,5 @@
 import { builder } from "../../graphql/builder.ts";
+import { attachmentMetadataRemoved } from "../files/attachment-cleaning.ts";
 import { CONDITION_MATCH_TYPES, WIDGET_TYPES } from "../../shared/enums.ts";
 import type { ConditionRule, FormWidget, WidgetCondition } from "../../shared/form-definition.ts";
 import type { FieldError } from "./draft.ts";
@@ -100,6 +101,10 @@ export const AttachmentType = builder.objectRef<ReporterSubmissionView["attachme
     fileSizeBytes: t.exposeInt("fileSizeBytes"),
     mimeType: t.exposeString("mimeType"),
     fileURL: t.exposeString("fileURL"),
+    metadataRemoved: t.boolean({
+      description: "Whether metadata that could identify the reporter (author, company, location…) was removed before the file was stored.",
+      resolve: (attachment, _args, ctx) => attachmentMetadataRemoved(ctx, attachment.id),
+    }),
   }),
 });
 
@@ -111,6 +116,7 @@ const ReporterStatusEnum = builder.enumType("ReporterReportStatus", {
 export const ReporterSubmissionType = builder.objectRef<ReporterSubmissionView>("ReporterSubmission").implement({
   fields: (t) => ({
     id: t.exposeID("id"),
+    organisationID: t.exposeID("organisationID"),
     formID: t.exposeID("formID"),
     reportID: t.exposeString("reportID", { nullable: true }),
     completed: t.exposeBoolean("completed"),
@@ -119,6 +125,10 @@ export const ReporterSubmissionType = builder.objectRef<ReporterSubmissionView>(
     organisationName: t.exposeString("organisationName"),
     reporterStatus: t.expose("reporterStatus", { type: ReporterStatusEnum }),
     standingMessage: t.exposeString("standingMessage", { description: "The form's message for where the report stands, as sanitised HTML; empty when it has none." }),
+    standingMessageName: t.exposeString("standingMessageName", {
+      nullable: true,
+      description: "That message's name for translateData (form.assignedToSupportMessage or form.reportClosedMessage); null when there is no message.",
+    }),
     hasChat: t.exposeBoolean("hasChat"),
     allowChatFileUploads: t.exposeBoolean("allowChatFileUploads"),
     conversationClosed: t.exposeBoolean("conversationClosed"),

@@ -64,7 +64,8 @@ function reportPages(ctx: Ctx, submissionId: string): Promise<FormPage[]> {
  * without any are left out.
  */
 export async function reportAnswers(ctx: Ctx, report: ReportView): Promise<ReportAnswerPageView[]> {
-  const [pages, answers] = await Promise.all([reportPages(ctx, report.id), storedAnswers(ctx.db, report.id)]);
+  const sealer = await ctx.services.keyRing.sealer(ctx.db, report.organisation.id);
+  const [pages, answers] = await Promise.all([reportPages(ctx, report.id), storedAnswers(ctx.db, sealer, report.id)]);
   return answeredPages(pages, answers);
 }
 

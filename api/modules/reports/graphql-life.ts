@@ -3,6 +3,8 @@ import { RoleNameEnum } from "../users/graphql.ts";
 import { forwardReportByEmail } from "./forward-email.ts";
 import { PriorityEnum, ReportSubmissionType, SubmissionStatusEnum } from "./graphql-types.ts";
 import { archiveReport, closeReport, hardDeleteReport, muteReportNotifications, openReport, setInternalReference, setReportPriority } from "./life.ts";
+import { MessageType } from "../conversations/graphql.ts";
+import { redactAnswer, redactMessage } from "./redaction.ts";
 import { archiveNote, createNote, listNotes, updateNote, type ReportNoteView } from "./notes.ts";
 
 /**
@@ -119,5 +121,28 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     authScopes: { permission: "ReportSubmissionNoteArchive" },
     resolve: (_root, args, ctx) => archiveNote(ctx, String(args.id)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  reportSubmissionAnswerRedact: t.field({
+    type: ReportSubmissionType,
+    description: "Replaces a span of one text of an answer by the redaction marker; start and end are UTF-16 offsets into the text as shown.",
+    args: {
+      id: t.arg.id({ required: true }),
+      widgetID: t.arg.string({ required: true }),
+      index: t.arg.int({ required: true, description: "Which text of the answer's texts." }),
+      start: t.arg.int({ required: true }),
+      end: t.arg.int({ required: true }),
+    },
+    authScopes: { permission: "ReportSubmissionRedact" },
+    resolve: (_root, args, ctx) => redactAnswer(ctx, String(args.id), { widgetID: args.widgetID, index: args.index, start: args.start, end: args.end }),
+  }),
+  reportConversationMessageRedact: t.field({
+    type: MessageType,
+    description: "Replaces a span of a chat message's text by the redaction marker; open chats are told.",
+    args: { id: t.arg.id({ required: true }), start: t.arg.int({ required: true }), end: t.arg.int({ required: true }) },
+    authScopes: { permission: "ReportSubmissionRedact" },
+    resolve: (_root, args, ctx) => redactMessage(ctx, String(args.id), args.start, args.end),
   }),
 }));

@@ -5,6 +5,7 @@ import "./graphql-live.ts";
 import { getReport, reportAnswers, reportAttachments, reportPagesCount, type ReportAnswerPageView, type ReportAnswerView } from "./detail.ts";
 import { ReportListFilterEnum, ReportListType, ReportSubmissionType, SortDirectionEnum, SortKeyEnum } from "./graphql-types.ts";
 import { listReports } from "./list.ts";
+import { withOpenedFileNames } from "../files/sealed-files.ts";
 import { organisationUserStats, reportStats, userStats, type OrganisationUserStats, type ReportStats, type UserStats } from "./stats.ts";
 
 /** Report list, detail and stats queries (spec section 7, Queries). */
@@ -43,7 +44,7 @@ const ReportAnswerPageType = builder.objectRef<ReportAnswerPageView>("ReportAnsw
 // Detail-only parts: each costs its own queries, so they run only when a query selects them.
 builder.objectFields(ReportSubmissionType, (t) => ({
   answers: t.field({ type: [ReportAnswerPageType], resolve: (report, _args, ctx) => reportAnswers(ctx, report) }),
-  attachments: t.field({ type: [AttachmentType], resolve: (report, _args, ctx) => reportAttachments(ctx, report) }),
+  attachments: t.field({ type: [AttachmentType], resolve: async (report, _args, ctx) => withOpenedFileNames(ctx, ctx.db, report.organisation.id, await reportAttachments(ctx, report)) }),
   pagesCount: t.int({ resolve: (report, _args, ctx) => reportPagesCount(ctx, report) }),
 }));
 

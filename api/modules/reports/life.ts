@@ -1,30 +1,19 @@
-import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import * as v from "valibot";
 import type { Database } from "../../../db/client.ts";
-import {
-  blobs,
-  guestReportInvites,
-  reportConversationMessages,
-  reportConversations,
-  reportSubmissionAnswers,
-  reportSubmissionAssignees,
-  reportSubmissionAttachments,
-  reportSubmissionNotes,
-  reportSubmissions,
-  reporterHandoffs,
-  reporterSessions,
-} from "../../../db/schema/index.ts";
+import { reportConversations, reportSubmissionAssignees, reportSubmissions } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
 import { UserError, badInput, forbidden } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { TEXT_LIMITS } from "../../shared/limits.ts";
-import { logError } from "../../lib/log.ts";
 import { parseWith } from "../../lib/validation.ts";
 import { CLOSE_OUTCOMES, type Priority, type SubmissionStatus } from "../../shared/enums.ts";
 import { isSuperAdmin, requirePermission } from "../access/policy.ts";
 import { changeReport } from "./events.ts";
+import { markFeedbackGiven } from "../legal-clocks/hooks.ts";
 import { cleanNote, insertNote, statusNoteText } from "./notes.ts";
 import { isOrganisationManager, isTerminal, type ReportAccess } from "./policy.ts";
+import { purgeReport } from "./purge.ts";
 import type { ReportView } from "./views.ts";
 
 /** Close, re-open, archive, hard delete, priority, identifiers and mute: docs/decisions/009-report-access.md. */
@@ -57,10 +46,13 @@ export function closeReport(ctx: Ctx, id: unknown, completeStatus: SubmissionSta
     if (!(CLOSE_OUTCOMES as readonly string[]).includes(completeStatus)) throw badInput(INVALID_STATUS, [{ field: "completeStatus", message: INVALID_STATUS }]);
     if (isTerminal(access.submission.status)) throw new UserError("CONFLICT", ALREADY_CLOSED);
     const text = note?.trim() ? cleanNote(note) : statusNoteText(completeStatus);
-    await tx.update(reportSubmissions).set({ status: completeStatus }).where(eq(reportSubmissions.id, access.submission.id));
+    // closedAt starts retention's count (decision 052); a stale warning of an earlier closing goes.
+    await tx.update(reportSubmissions).set({ status: completeStatus, closedAt: new Date(), retentionWarnedAt: null }).where(eq(reportSubmissions.id, access.submission.id));
     // The reporter's side reads "This conversation is closed" from this flag and the status.
     await setConcluded(tx, access.submission.id, true);
-    await insertNote(tx, access, { note: text, newStatus: completeStatus });
+    await insertNote(ctx, tx, access, { note: text, newStatus: completeStatus });
+    // The outcome the reporter reads in the follow-up area is feedback (decision 050).
+    await markFeedbackGiven(tx, access.submission.id, new Date());
     return { action: "Close", metadata: { from: access.submission.status, to: completeStatus } };
   });
 }
@@ -71,9 +63,10 @@ export function openReport(ctx: Ctx, id: unknown): Promise<ReportView> {
     // Deleted reports never get here: reportFor answers "not found" for them.
     if (!isTerminal(access.submission.status) || access.submission.archived) throw new UserError("CONFLICT", UNABLE_TO_OPEN);
     const status: SubmissionStatus = access.team.length > 0 ? "Assigned" : "New";
-    await tx.update(reportSubmissions).set({ status }).where(eq(reportSubmissions.id, access.submission.id));
+    // A re-opened report is not deleted by retention: its count starts again when it closes.
+    await tx.update(reportSubmissions).set({ status, closedAt: null, retentionWarnedAt: null }).where(eq(reportSubmissions.id, access.submission.id));
     await setConcluded(tx, access.submission.id, false);
-    await insertNote(tx, access, { note: statusNoteText(status), newStatus: status });
+    await insertNote(ctx, tx, access, { note: statusNoteText(status), newStatus: status });
     return { action: "Open", metadata: { from: access.submission.status, to: status } };
   });
 }
@@ -104,56 +97,11 @@ export async function hardDeleteReport(ctx: Ctx, id: unknown): Promise<ReportVie
       .where(and(eq(reportSubmissions.id, id), isNotNull(reportSubmissions.deletedAt)));
     if (row && (isSuperAdmin(actor) || (isOrganisationManager(actor) && actor.organisationId === row.organisationId))) throw new UserError("CONFLICT", ALREADY_DELETED);
   }
-  const keys: string[] = [];
   return changeReport(ctx, id, "ReportSubmissionHardDelete", async (tx, access) => {
     if (!access.submission.archived) throw new UserError("CONFLICT", ONLY_ARCHIVED_DELETE);
-    keys.push(...(await purgeContent(tx, access.submission.id)));
-    // The reporter's sessions went with the content: no instance may keep serving a cached one.
-    const sessionsEnded = await ctx.services.invalidator.announce(tx, { submissionIds: [access.submission.id] });
-    await tx
-      .update(reportSubmissions)
-      .set({ deletedAt: new Date(), deletedByUserId: access.actor.userId, passwordHash: null, internalReference: "" })
-      .where(eq(reportSubmissions.id, access.submission.id));
-    return {
-      action: "HardDelete",
-      metadata: { files: keys.length },
-      // Rows first, bytes after commit: an orphaned file is unreachable, a row without its file is an error.
-      afterCommit: async () => {
-        await sessionsEnded();
-        for (const key of keys) await ctx.services.blobs.delete(key).catch((error: unknown) => logError("Could not remove the bytes of a deleted report", error));
-      },
-    };
+    const purged = await purgeReport(tx, ctx.services, access.submission.id, access.actor.userId);
+    return { action: "HardDelete", metadata: { files: purged.files }, afterCommit: purged.afterCommit };
   });
-}
-
-/** Deletes the report's content rows; returns the storage keys of the blobs whose rows went. */
-async function purgeContent(tx: Database, submissionId: string): Promise<string[]> {
-  const attachmentBlobs = await tx
-    .select({ id: blobs.id, key: blobs.storageKey })
-    .from(reportSubmissionAttachments)
-    .innerJoin(blobs, eq(blobs.id, reportSubmissionAttachments.blobId))
-    .where(eq(reportSubmissionAttachments.submissionId, submissionId));
-  const imageBlobs = await tx
-    .select({ id: blobs.id, key: blobs.storageKey })
-    .from(reportConversationMessages)
-    .innerJoin(reportConversations, eq(reportConversations.id, reportConversationMessages.conversationId))
-    .innerJoin(blobs, eq(blobs.id, reportConversationMessages.imageBlobId))
-    .where(eq(reportConversations.submissionId, submissionId));
-  await tx.delete(reportSubmissionAnswers).where(eq(reportSubmissionAnswers.submissionId, submissionId));
-  await tx.delete(reportSubmissionAttachments).where(eq(reportSubmissionAttachments.submissionId, submissionId));
-  // The conversation row goes too (its messages cascade), so no chat list can show an empty shell.
-  await tx.delete(reportConversations).where(eq(reportConversations.submissionId, submissionId));
-  const blobIds = [...attachmentBlobs, ...imageBlobs].map((blob) => blob.id);
-  if (blobIds.length > 0) await tx.delete(blobs).where(inArray(blobs.id, blobIds));
-  await tx.delete(reportSubmissionNotes).where(eq(reportSubmissionNotes.submissionId, submissionId));
-  await tx.delete(reporterSessions).where(eq(reporterSessions.submissionId, submissionId));
-  await tx.delete(reporterHandoffs).where(eq(reporterHandoffs.submissionId, submissionId));
-  // A pending guest invite would otherwise still lead someone to a report that no longer exists.
-  await tx
-    .update(guestReportInvites)
-    .set({ status: "Aborted" })
-    .where(and(eq(guestReportInvites.submissionId, submissionId), eq(guestReportInvites.status, "Opened")));
-  return [...attachmentBlobs, ...imageBlobs].map((blob) => blob.key);
 }
 
 export function setReportPriority(ctx: Ctx, id: unknown, priority: Priority): Promise<ReportView> {

@@ -48,10 +48,13 @@ export const cleanNote = (note: string | null | undefined): string => parseWith(
 /** 'NotSubstantiated' → 'Report Marked as Not Substantiated', as the console shows statuses. */
 export const statusNoteText = (status: SubmissionStatus) => `Report Marked as ${status.replace(/([a-z])([A-Z])/g, "$1 $2")}`;
 
-export async function insertNote(tx: Database, access: ReportAccess, values: { note: string; newStatus?: SubmissionStatus }): Promise<NoteRow> {
+/** Writes a note (status notes too) sealed, in the caller's transaction; the row returned holds it as stored. */
+export async function insertNote(ctx: Ctx, tx: Database, access: ReportAccess, values: { note: string; newStatus?: SubmissionStatus }): Promise<NoteRow> {
+  const organisationId = access.submission.organisationId;
+  const sealer = await ctx.services.keyRing.sealer(tx, organisationId);
   const [row] = await tx
     .insert(reportSubmissionNotes)
-    .values({ submissionId: access.submission.id, organisationId: access.submission.organisationId, authorUserId: access.actor.userId, ...values })
+    .values({ submissionId: access.submission.id, organisationId, authorUserId: access.actor.userId, ...values, note: sealer.sealText("note", values.note) })
     .returning();
   return row!;
 }
@@ -69,13 +72,15 @@ export async function noteAuthors(db: Database, rows: readonly { authorUserId: s
   return new Map(people.map((person) => [person.id, person]));
 }
 
-async function viewsOf(db: Database, viewerId: string, rows: NoteRow[]): Promise<ReportNoteView[]> {
-  const byId = await noteAuthors(db, rows);
+/** Notes as staff see them: the text opened (it is stored sealed), the author named. */
+async function viewsOf(ctx: Ctx, viewerId: string, rows: NoteRow[]): Promise<ReportNoteView[]> {
+  const byId = await noteAuthors(ctx.db, rows);
+  const sealers = await ctx.services.keyRing.sealers(ctx.db, rows.map((row) => row.organisationId));
   return rows.map((row) => {
     const own = row.authorUserId === viewerId;
     return {
       id: row.id,
-      note: row.note,
+      note: sealers.get(row.organisationId)!.openText("note", row.note),
       newStatus: row.newStatus,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
@@ -96,7 +101,7 @@ export async function listNotes(ctx: Ctx, reportSubmissionID: unknown, limit: nu
   const where = and(eq(reportSubmissionNotes.submissionId, access.submission.id), eq(reportSubmissionNotes.archived, false));
   const [total] = await ctx.db.select({ n: count() }).from(reportSubmissionNotes).where(where);
   const rows = await ctx.db.select().from(reportSubmissionNotes).where(where).orderBy(desc(reportSubmissionNotes.createdAt), desc(reportSubmissionNotes.id)).limit(take).offset(skip);
-  return { total: total?.n ?? 0, list: await viewsOf(ctx.db, access.actor.userId, rows) };
+  return { total: total?.n ?? 0, list: await viewsOf(ctx, access.actor.userId, rows) };
 }
 
 /** The transaction every note change takes: the report locked, the change, the report's updatedAt and audit entry. */
@@ -113,13 +118,13 @@ async function changeNotes(
     return { access, row };
   });
   await publishReportUpdated(ctx, access.submission.organisationId, access.submission.id);
-  return (await viewsOf(ctx.db, access.actor.userId, [row]))[0]!;
+  return (await viewsOf(ctx, access.actor.userId, [row]))[0]!;
 }
 
 export function createNote(ctx: Ctx, reportSubmissionID: unknown, note: string): Promise<ReportNoteView> {
   return changeNotes(ctx, reportSubmissionID, "ReportSubmissionNoteCreate", async (tx, access) => {
     if (!access.assigned) throw forbidden(TEAM_ONLY_NOTES);
-    return { row: await insertNote(tx, access, { note: cleanNote(note) }), action: "NoteCreate" };
+    return { row: await insertNote(ctx, tx, access, { note: cleanNote(note) }), action: "NoteCreate" };
   });
 }
 
@@ -157,7 +162,9 @@ export async function updateNote(ctx: Ctx, id: unknown, note: string): Promise<R
   return changeOwnNote(ctx, id, "ReportSubmissionNoteUpdate", "NoteUpdate", CANNOT_EDIT, async (tx, row) => {
     // Status notes record what happened; they are history, not opinion.
     if (row.newStatus !== null) throw forbidden(CANNOT_EDIT);
-    const [updated] = await tx.update(reportSubmissionNotes).set({ note: cleanNote(note), updatedAt: new Date() }).where(eq(reportSubmissionNotes.id, row.id)).returning();
+    // Sealed afresh: a new nonce, and the organisation's key as it is now.
+    const sealer = await ctx.services.keyRing.sealer(tx, row.organisationId);
+    const [updated] = await tx.update(reportSubmissionNotes).set({ note: sealer.sealText("note", cleanNote(note)), updatedAt: new Date() }).where(eq(reportSubmissionNotes.id, row.id)).returning();
     return updated!;
   });
 }

@@ -84,7 +84,7 @@ const fileMetadata = (file: CheckedUpload) => ({ mime_type: file.mimeType, size_
  * inserts the blob row; the bytes are removed again if that transaction fails.
  */
 function withStoredFile<T>(ctx: Ctx, file: CheckedUpload, write: (tx: Database, blobId: string) => Promise<T>): Promise<T> {
-  const checked = { purpose: "ResourceDocument" as const, organisationId: null, fileName: file.fileName, mimeType: file.mimeType, bytes: file.bytes };
+  const checked = { purpose: "ResourceDocument" as const, organisationId: null, fileName: file.fileName, mimeType: file.mimeType, bytes: file.bytes, metadataRemoved: file.metadataRemoved };
   return storeCheckedFile(ctx, checked, (insertBlobRow) => ctx.db.transaction(async (tx) => write(tx, await insertBlobRow(tx))));
 }
 

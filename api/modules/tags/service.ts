@@ -150,7 +150,7 @@ export async function renameTag(ctx: Ctx, rawId: unknown, rawName: unknown): Pro
     const name = cleanName(rawName);
     await requireFreeName(tx, tag.organisationId, name, tag.id);
     await tx.update(tags).set({ name, updatedAt: new Date() }).where(eq(tags.id, tag.id));
-    await audit(tx, actor, tag, "Update", { from: tag.name, to: name });
+    await audit(tx, actor, tag, "Update", { name, from: tag.name, to: name });
     return tag.id;
   });
   return (await tagView(ctx.db, id))!;

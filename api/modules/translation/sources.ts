@@ -2,6 +2,7 @@ import type { FormSettingsFields, FormWidget } from "../../shared/form-definitio
 import { CHOICE_WIDGETS } from "../../shared/form-definition.ts";
 import {
   formTextName,
+  listedFormName,
   ORGANISATION_TEXT_NAMES,
   type TranslationFormat,
   widgetOptionName,
@@ -20,6 +21,8 @@ export interface TranslationSource {
   text: string;
   /** Where the text sits, for staff reviewing translations: 'Welcome message', 'Question 3 · Tooltip'. */
   label: string;
+  /** The form whose reviewed translations (form_translation_overrides) may stand for this text, under `name`. */
+  reviewedAs?: { formId: string; name: string };
 }
 
 /** The organisation texts its public page and enquiry dialog show. */
@@ -70,6 +73,16 @@ export function organisationSources(organisation: OrganisationTexts): Translatio
     }
   }
   return sources;
+}
+
+/**
+ * The names of the forms the organisation page lists. Each is the same text as that form's own
+ * `form.name`, so a translation staff reviewed for the form stands for it here too.
+ */
+export function listedFormSources(forms: readonly { id: string; name: string }[]): TranslationSource[] {
+  return forms
+    .filter((form) => present(form.name))
+    .map((form) => ({ name: listedFormName(form.id), format: "Text", text: form.name, label: "Form name", reviewedAs: { formId: form.id, name: formTextName("name") } }));
 }
 
 /** A form's own texts and, when given, its widgets' (omit them while a secured form is still locked). */

@@ -10,9 +10,9 @@ import { IdText, parseWith } from "../../lib/validation.ts";
 import { ORGANISATION_UNAVAILABLE } from "../../shared/messages.ts";
 import { RICH_TEXT_MAX_LENGTH } from "../../shared/rich-text.ts";
 import type { TranslationFormat, TranslationItem } from "../../shared/translation.ts";
-import { findActiveOrganisation, type PublicOrganisation } from "../organisations/public.ts";
+import { findActiveOrganisation, loadOrganisationPage, type PublicOrganisation } from "../organisations/public.ts";
 import { buildWidgets, isUnlocked, reporterBuildId, requirePublishedForm } from "../reporting/forms.ts";
-import { formSources, organisationSources, type TranslationSource } from "./sources.ts";
+import { formSources, listedFormSources, organisationSources, type TranslationSource } from "./sources.ts";
 import type { Translator } from "./translator.ts";
 
 /**
@@ -87,29 +87,40 @@ export async function translationSettings(ctx: Pick<Ctx, "db">, organisationId: 
   return { enabled: row?.enabled ?? false, sourceLanguage: row?.sourceLanguage ?? "en" };
 }
 
-/** Every text the reporter can see where they are: the organisation's, and the form's as its build shows them. */
+/**
+ * Every text the reporter can see where they are: on the organisation page, its texts and the names
+ * of the forms it lists; on a form, the organisation's texts and the form's as its build shows them.
+ */
 async function sourcesFor(ctx: Ctx, organisation: PublicOrganisation, reportFormID: string | null | undefined): Promise<TranslationSource[]> {
   const sources = organisationSources(organisation);
-  if (!reportFormID) return sources;
+  if (!reportFormID) return [...sources, ...listedFormSources((await loadOrganisationPage(ctx.db, organisation)).forms)];
   const form = await requirePublishedForm(ctx.db, organisation.id, reportFormID);
   // A secured form still locked shows no questions, so none are translated either.
   const widgets = isUnlocked(form, ctx.actor) ? await buildWidgets(ctx.db, await reporterBuildId(ctx.db, form, ctx.actor)) : [];
-  return [...sources, ...formSources(form, widgets)];
+  const own = formSources(form, widgets).map((source) => ({ ...source, reviewedAs: { formId: form.id, name: source.name } }));
+  return [...sources, ...own];
 }
 
-/** Staff-reviewed translations of this form into this language, for originals that have not changed since. */
-async function overridesFor(ctx: Ctx, formId: string, lang: string, wanted: readonly TranslationSource[]): Promise<Map<string, string>> {
+/** Staff-reviewed translations into this language, for originals that have not changed since (by the form and name each is reviewed as). */
+async function overridesFor(ctx: Ctx, lang: string, wanted: readonly TranslationSource[]): Promise<Map<string, string>> {
   const found = new Map<string, string>();
-  if (wanted.length === 0) return found;
+  const reviewable = wanted.filter((source) => source.reviewedAs);
+  if (reviewable.length === 0) return found;
   const rows = await ctx.db
-    .select({ name: formTranslationOverrides.name, sourceHash: formTranslationOverrides.sourceHash, translatedText: formTranslationOverrides.translatedText })
+    .select({ formId: formTranslationOverrides.formId, name: formTranslationOverrides.name, sourceHash: formTranslationOverrides.sourceHash, translatedText: formTranslationOverrides.translatedText })
     .from(formTranslationOverrides)
-    .where(and(eq(formTranslationOverrides.formId, formId), eq(formTranslationOverrides.targetLanguage, lang), inArray(formTranslationOverrides.name, wanted.map((source) => source.name))));
-  const hashes = new Map(wanted.map((source) => [source.name, sha256Hex(source.text)]));
-  const formats = new Map(wanted.map((source) => [source.name, source.format]));
-  for (const row of rows) {
-    if (row.translatedText === null || row.translatedText.trim() === "" || hashes.get(row.name) !== row.sourceHash) continue;
-    found.set(row.name, formats.get(row.name) === "HTML" ? sanitiseRichText(row.translatedText) : row.translatedText);
+    .where(
+      and(
+        inArray(formTranslationOverrides.formId, [...new Set(reviewable.map((source) => source.reviewedAs!.formId))]),
+        eq(formTranslationOverrides.targetLanguage, lang),
+        inArray(formTranslationOverrides.name, [...new Set(reviewable.map((source) => source.reviewedAs!.name))]),
+      ),
+    );
+  const reviewed = new Map(rows.map((row) => [`${row.formId} ${row.name}`, row]));
+  for (const source of reviewable) {
+    const row = reviewed.get(`${source.reviewedAs!.formId} ${source.reviewedAs!.name}`);
+    if (!row || row.translatedText === null || row.translatedText.trim() === "" || row.sourceHash !== sha256Hex(source.text)) continue;
+    found.set(source.name, source.format === "HTML" ? sanitiseRichText(row.translatedText) : row.translatedText);
   }
   return found;
 }
@@ -138,7 +149,7 @@ export async function translateData(ctx: Ctx, raw: unknown): Promise<Translation
   const wanted = asked ? asked.map((item) => byName.get(item.name)!) : sources;
   const defaults = new Map(asked?.map((item) => [item.name, item.defaultText]) ?? []);
 
-  const overrides = input.reportFormID ? await overridesFor(ctx, input.reportFormID, lang, wanted) : new Map<string, string>();
+  const overrides = await overridesFor(ctx, lang, wanted);
   const translated = new Map(overrides);
   for (const format of ["Text", "HTML"] as const satisfies readonly TranslationFormat[]) {
     const pending = wanted.filter((source) => source.format === format && !overrides.has(source.name));

@@ -134,6 +134,11 @@ export function tagsPath(organisationID?: string): string {
   return organisationID ? `/admin/manage/organisations/tags/${enc(organisationID)}` : '/admin/manage/tags';
 }
 
+/** The organisation's saved replies (decision 051) and the organisation variant. */
+export function savedRepliesPath(organisationID?: string): string {
+  return organisationID ? `/admin/manage/organisations/saved-replies/${enc(organisationID)}` : '/admin/manage/saved-replies';
+}
+
 /** Help videos and documents, for every signed-in user (spec §2 Resources). */
 export const RESOURCES_PATH = '/admin/resources';
 
@@ -166,6 +171,7 @@ export type Screen =
   | { name: 'invites'; organisationID?: string }
   | { name: 'subscribers'; organisationID?: string }
   | { name: 'tags'; organisationID?: string }
+  | { name: 'saved-replies'; organisationID?: string }
   | { name: 'resources' }
   | { name: 'audit-logs'; organisationID?: string; parentAuditLogID?: string }
   | { name: 'not-found' };
@@ -216,6 +222,7 @@ function matchManage(p: string[]): Screen {
   if (a === 'invites' && n === 1) return { name: 'invites' };
   if (a === 'subscribers' && n === 1) return { name: 'subscribers' };
   if (a === 'tags' && n === 1) return { name: 'tags' };
+  if (a === 'saved-replies' && n === 1) return { name: 'saved-replies' };
   if (a === 'audit-logs' && n <= 2) return b === undefined ? { name: 'audit-logs' } : { name: 'audit-logs', parentAuditLogID: b };
   if (a !== 'organisations') return { name: 'not-found' };
   if (n === 1) return { name: 'organisations' };
@@ -229,6 +236,7 @@ function matchManage(p: string[]): Screen {
   if (b === 'invites' && n === 3) return { name: 'invites', organisationID: c! };
   if (b === 'subscribers' && n === 3) return { name: 'subscribers', organisationID: c! };
   if (b === 'tags' && n === 3) return { name: 'tags', organisationID: c! };
+  if (b === 'saved-replies' && n === 3) return { name: 'saved-replies', organisationID: c! };
   if (b === 'audit-logs' && n === 3) return { name: 'audit-logs', organisationID: c! };
   if (b === 'audit-logs' && n === 4) return { name: 'audit-logs', organisationID: c!, parentAuditLogID: d! };
   if (b === 'dashboard' && n === 3) return { name: 'dashboard', organisationID: c! };

@@ -58,6 +58,7 @@ const FormBuilderPage = lazyScreen('FormBuilderPage', () => import('./features/f
 const InvitesPage = lazyScreen('InvitesPage', () => import('./features/invites/invites-page'));
 const SubscribersPage = lazyScreen('SubscribersPage', () => import('./features/subscribers/subscribers-page'));
 const TagsPage = lazyScreen('TagsPage', () => import('./features/tags/tags-page'));
+const SavedRepliesPage = lazyScreen('SavedRepliesPage', () => import('./features/saved-replies/saved-replies-page'));
 const OrganisationsPage = lazyScreen('OrganisationsPage', () => import('./features/organisations/organisations-page'));
 const OrganisationOverviewPage = lazyScreen('OrganisationOverviewPage', () => import('./features/organisations/organisation-overview-page'));
 // The settings screen's welcome message uses the form builder's rich text editor (features do not
@@ -268,6 +269,7 @@ function screenRoute(screen: Screen, viewer: Viewer, search: string, returnPath?
       return page('shell', chunk(<ResourcesPage viewer={viewer} />));
     case 'subscribers':
     case 'tags':
+    case 'saved-replies':
       return workspaceRoute(screen, viewer);
     case 'not-found':
       return notFound();
@@ -287,15 +289,17 @@ function screenRoute(screen: Screen, viewer: Viewer, search: string, returnPath?
 }
 
 /**
- * Subscribers and Tags (spec §2, §6: owner and admin see them): members and guests are sent home
- * (decision 038), and a super admin works inside one organisation, so without one they go to the list.
+ * Subscribers, Tags and Saved Replies (spec §2, §6: owner and admin see them; decision 051): members
+ * and guests are sent home (decision 038), and a super admin works inside one organisation, so without
+ * one they go to the list.
  */
-function workspaceRoute(screen: Extract<Screen, { name: 'subscribers' | 'tags' }>, viewer: Viewer): RouteResult {
-  const managing = screen.name === 'subscribers' ? 'OrganisationEmailSubscriberList' : 'TagCreate';
+function workspaceRoute(screen: Extract<Screen, { name: 'subscribers' | 'tags' | 'saved-replies' }>, viewer: Viewer): RouteResult {
+  const managing = screen.name === 'subscribers' ? 'OrganisationEmailSubscriberList' : screen.name === 'tags' ? 'TagCreate' : 'SavedReplyCreate';
   if (!can(viewer, managing)) return { kind: 'redirect', to: homePathFor(viewer) };
   if (isSuperAdmin(viewer) && screen.organisationID === undefined) return { kind: 'redirect', to: organisationsPath() };
-  const props = { key: screen.organisationID ?? '', viewer, organisationID: screen.organisationID };
-  return page('shell', chunk(screen.name === 'subscribers' ? <SubscribersPage {...props} /> : <TagsPage {...props} />), screen.organisationID);
+  const screens = { subscribers: SubscribersPage, tags: TagsPage, 'saved-replies': SavedRepliesPage };
+  const Screen = screens[screen.name];
+  return page('shell', chunk(<Screen key={screen.organisationID ?? ''} viewer={viewer} organisationID={screen.organisationID} />), screen.organisationID);
 }
 
 type UserScreen = Extract<Screen, { name: 'users' | 'user-create' | 'user-edit' }>;

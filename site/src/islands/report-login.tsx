@@ -3,6 +3,10 @@ import * as v from 'valibot';
 import { reportDashboardUrl } from '../lib/hosts';
 import { FALLBACK_ERROR_MESSAGE, postJson } from '../lib/http';
 import { QuickExit } from './quick-exit';
+import { LanguageSelect } from './language-menu';
+import { usePageLanguage } from './use-page-language';
+import { readPlaceholderSetup } from '../lib/reporter-language';
+import type { ReporterTranslationSetup } from '../../../api/shared/translation';
 import { TextField } from '../lib/text-field';
 
 const REQUIRED = 'Required';
@@ -30,7 +34,10 @@ export function ReportLogin() {
   // button stays disabled: a native submission would put the password in
   // the address bar (GET) or send it to the static page (POST).
   const [hydrated, setHydrated] = useState(false);
+  // Read after hydration: the build renders this page without it, and the first render must match.
+  const [translation, setTranslation] = useState<ReporterTranslationSetup | null>(null);
   useEffect(() => {
+    setTranslation(readPlaceholderSetup());
     // Whatever was typed before React took over stays: hydration must not wipe it.
     const typed = (id: string) => (document.getElementById(id) as HTMLInputElement | null)?.value ?? '';
     if (typed('reportID')) setReportID(typed('reportID'));
@@ -69,6 +76,7 @@ export function ReportLogin() {
     <div className="reporter-page">
       <QuickExit />
       <main className="container container--narrow">
+        {translation && <LoginLanguageMenu setup={translation} />}
         <form className="card stack" method="post" noValidate onSubmit={submit} aria-labelledby="report-login-title">
           <h1 id="report-login-title">Follow up Report</h1>
           <p className="muted">Log in with the report ID and password you received when you made your report.</p>
@@ -104,4 +112,13 @@ export function ReportLogin() {
       </main>
     </div>
   );
+}
+
+/**
+ * The menu on an organisation's /report/login: the page shows none of the organisation's texts, so
+ * nothing is translated here; the choice is kept for the follow-up area this tab goes on to.
+ */
+function LoginLanguageMenu({ setup }: { setup: ReporterTranslationSetup }) {
+  const { lang, choose } = usePageLanguage(setup, undefined);
+  return <LanguageSelect setup={setup} lang={lang} choose={choose} unavailable={false} />;
 }

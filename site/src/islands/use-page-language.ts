@@ -22,11 +22,14 @@ export type PageLanguage = {
 
 /**
  * The reporter's language on a React page: the stored choice (this tab only), and the organisation's
- * (and form's) texts in it, fetched once per language choice.
+ * (and form's) texts in it, fetched once per language choice: all of them, or only the `items` named.
+ * Without an organisation nothing is fetched (the report login, which shows no organisation text).
  */
-export function usePageLanguage(setup: ReporterTranslationSetup | null, organisationID: string | undefined, reportFormID?: string): PageLanguage {
+export function usePageLanguage(setup: ReporterTranslationSetup | null, organisationID: string | undefined, reportFormID?: string, items?: readonly string[]): PageLanguage {
   const [lang, setLang] = useState(() => chosenLanguage(setup));
   const [loaded, setLoaded] = useState<LoadedTranslations>();
+  // A list made anew each render must not fetch again: the names themselves are what matter.
+  const itemsKey = items?.join('\n');
 
   useEffect(() => {
     setLoaded(undefined);
@@ -34,7 +37,7 @@ export function usePageLanguage(setup: ReporterTranslationSetup | null, organisa
     let live = true;
     translationModule()
       .then(async (module) => {
-        const translations = await module.fetchTranslations(lang, organisationID, reportFormID);
+        const translations = await module.fetchTranslations(lang, organisationID, reportFormID, itemsKey === undefined ? undefined : itemsKey.split('\n').filter(Boolean));
         if (live) setLoaded(translations ? { lang, failed: false, module, translations } : { lang, failed: true });
       })
       // The module itself could not be fetched: the page stays in the original, and says so.
@@ -42,7 +45,7 @@ export function usePageLanguage(setup: ReporterTranslationSetup | null, organisa
     return () => {
       live = false;
     };
-  }, [lang, organisationID, reportFormID]);
+  }, [lang, organisationID, reportFormID, itemsKey]);
 
   const choose = (code: string) => {
     if (!setup) return;

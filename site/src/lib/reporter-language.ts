@@ -1,4 +1,5 @@
 import { TRANSLATION_LANGUAGE_STORAGE_KEY, type ReporterTranslationSetup, type TranslationLanguage } from '../../../api/shared/translation';
+import { readPageData } from './page-data';
 
 // The always-loaded part of form translation on reporter pages (docs/decisions/044-reporter-language-menu.md):
 // reading the inline setup, ordering the menu and keeping the reporter's choice for this tab. Everything
@@ -25,6 +26,14 @@ export function readTranslationSetup(pageData: unknown): ReporterTranslationSetu
     (entry): entry is TranslationLanguage => typeof entry?.code === 'string' && typeof entry?.name === 'string' && entry.code !== '',
   );
   return { sourceLanguage, languages: valid };
+}
+
+/** The placeholder the follow-up area and the report login carry the setup in (they have no other inline data). */
+export const TRANSLATION_DATA_ID = 'lantern-translation';
+
+/** The setup from that placeholder; null when it was left untouched (no organisation, or translations off). */
+export function readPlaceholderSetup(): ReporterTranslationSetup | null {
+  return readTranslationSetup({ translation: readPageData(TRANSLATION_DATA_ID) });
 }
 
 /** The menu's entries: the organisation's own language first, the rest by their own names, each once. */

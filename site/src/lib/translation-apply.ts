@@ -1,4 +1,4 @@
-import { formTextName, ORGANISATION_TEXT_NAMES, widgetOptionName, widgetTextName, type WidgetTextField } from '../../../api/shared/translation';
+import { formTextName, listedFormName, ORGANISATION_TEXT_NAMES, widgetOptionName, widgetTextName, type WidgetTextField } from '../../../api/shared/translation';
 import type { DisplayWidget, Translatable, TranslatedText } from '../forms/translated-text';
 import type { ReporterForm } from '../islands/report-flow/report-data';
 import { graphqlRequest } from './graphql';
@@ -15,10 +15,14 @@ const TRANSLATE_DATA = `query ReporterTranslations($input: TranslateDataInput!, 
   translateData(input: $input, lang: $lang) { list { name translatedText } }
 }`;
 
-/** Every text of the organisation (and of the form, when given) in `lang`, or null when the call failed. */
-export async function fetchTranslations(lang: string, organisationID: string, reportFormID?: string): Promise<Translations | null> {
+/**
+ * The organisation's texts (and the form's, when given) in `lang`: every one, or only those `items`
+ * names. Null when the call failed.
+ */
+export async function fetchTranslations(lang: string, organisationID: string, reportFormID?: string, items?: readonly string[]): Promise<Translations | null> {
   try {
-    const result = await graphqlRequest(TRANSLATE_DATA, { lang, input: { organisationID, reportFormID: reportFormID ?? null } });
+    const input = { organisationID, reportFormID: reportFormID ?? null, items: items ? items.map((name) => ({ name })) : null };
+    const result = await graphqlRequest(TRANSLATE_DATA, { lang, input });
     if (!result.ok) return null;
     const list: unknown = (result.data as { translateData?: { list?: unknown } }).translateData?.list;
     if (!Array.isArray(list)) return null;
@@ -98,11 +102,30 @@ export function translateForm(form: ReporterForm, translations: Translations, la
   return { form: translated, missing: translator.missing };
 }
 
+/** A text as shown: its translation (marked with its language) or the original (unmarked). */
+export type ShownText = { text: string; translatedIn?: TranslatedText | undefined };
+
+/** Texts named by their translation item names, each as the reporter reads it in `lang`. */
+export function translateTexts(originals: ReadonlyMap<string, string>, translations: Translations, lang: string): { texts: Map<string, ShownText>; missing: boolean } {
+  const translator = new TextTranslator(translations, lang);
+  const texts = new Map<string, ShownText>();
+  for (const [name, original] of originals) texts.set(name, { text: translator.text(name, original), translatedIn: translator.languageOf(name) });
+  return { texts, missing: translator.missing };
+}
+
 /** The organisation's texts a reporter reads on its page and in the enquiry dialog. */
 export type OrganisationTexts = Record<keyof typeof ORGANISATION_TEXT_NAMES, string>;
-export type TranslatedOrganisationTexts = { texts: OrganisationTexts; attributes: Partial<Record<keyof OrganisationTexts, TranslatedText>>; missing: boolean };
+export type TranslatedOrganisationTexts = {
+  texts: OrganisationTexts;
+  attributes: Partial<Record<keyof OrganisationTexts, TranslatedText>>;
+  /** The names of the forms the page lists, by form id. */
+  formNames: Map<string, ShownText>;
+  missing: boolean;
+};
 
-export function translateOrganisationTexts(originals: OrganisationTexts, translations: Translations, lang: string): TranslatedOrganisationTexts {
+export function translateOrganisationTexts(originals: OrganisationTexts, translations: Translations, lang: string, forms: readonly { id: string; name: string }[] = []): TranslatedOrganisationTexts {
+  const listed = translateTexts(new Map(forms.map((form) => [listedFormName(form.id), form.name])), translations, lang);
+  const formNames = new Map(forms.map((form) => [form.id, listed.texts.get(listedFormName(form.id))!]));
   const translator = new TextTranslator(translations, lang);
   const keys = Object.keys(ORGANISATION_TEXT_NAMES) as (keyof OrganisationTexts)[];
   const texts = { ...originals };
@@ -111,5 +134,5 @@ export function translateOrganisationTexts(originals: OrganisationTexts, transla
     texts[key] = translator.text(ORGANISATION_TEXT_NAMES[key], originals[key]);
     attributes[key] = translator.languageOf(ORGANISATION_TEXT_NAMES[key]);
   }
-  return { texts, attributes, missing: translator.missing };
+  return { texts, attributes, formNames, missing: translator.missing || listed.missing };
 }

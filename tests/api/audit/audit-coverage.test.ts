@@ -45,6 +45,10 @@ const RUNS: Record<string, Run> = {
   tagUpdate: { as: "owner", query: `mutation ($id: ID!) { tagUpdate(id: $id, newName: "Coverage 2") { id } }`, variables: (fx) => ({ id: fx.tag }) },
   tagArchive: { as: "owner", query: BY_ID("tagArchive"), variables: (fx) => ({ id: fx.tag }) },
   tagUnarchive: { as: "owner", query: BY_ID("tagUnarchive"), variables: (fx) => ({ id: fx.tag }) },
+  // Saved replies
+  savedReplyCreate: { as: "owner", query: `mutation { savedReplyCreate(input: { title: "Coverage", body: "Thank you." }) { id } }`, keep: (d, fx) => (fx.savedReply = d.savedReplyCreate.id) },
+  savedReplyUpdate: { as: "owner", query: `mutation ($id: ID!) { savedReplyUpdate(id: $id, input: { title: "Coverage 2", body: "Thanks." }) { id } }`, variables: (fx) => ({ id: fx.savedReply }) },
+  savedReplyArchive: { as: "admin", query: BY_ID("savedReplyArchive"), variables: (fx) => ({ id: fx.savedReply }) },
   // A report's life, on a fresh report
   reportSubmissionJoin: { as: "owner", query: BY_ID("reportSubmissionJoin"), variables: (fx) => ({ id: fx.report }) },
   reportSubmissionAssignTags: { as: "owner", query: `mutation ($id: ID!, $t: [ID!]!) { reportSubmissionAssignTags(id: $id, tags: $t) { id } }`, variables: (fx) => ({ id: fx.report, t: [fx.tag] }) },
@@ -54,7 +58,9 @@ const RUNS: Record<string, Run> = {
   reportSubmissionNoteCreate: { as: "owner", query: `mutation ($id: ID!) { reportSubmissionNoteCreate(reportSubmissionID: $id, note: "Noted") { id } }`, variables: (fx) => ({ id: fx.report }), keep: (d, fx) => (fx.note = d.reportSubmissionNoteCreate.id) },
   reportSubmissionNoteUpdate: { as: "owner", query: `mutation ($id: ID!) { reportSubmissionNoteUpdate(id: $id, note: "Noted again") { id } }`, variables: (fx) => ({ id: fx.note }) },
   reportSubmissionNoteArchive: { as: "owner", query: BY_ID("reportSubmissionNoteArchive"), variables: (fx) => ({ id: fx.note }) },
-  reportConversationSendMessage: { as: "owner", query: `mutation ($id: ID) { reportConversationSendMessage(reportSubmissionID: $id, input: { type: Text, message: "Hello" }) { id } }`, variables: (fx) => ({ id: fx.report }) },
+  reportConversationSendMessage: { as: "owner", query: `mutation ($id: ID) { reportConversationSendMessage(reportSubmissionID: $id, input: { type: Text, message: "Hello" }) { id } }`, variables: (fx) => ({ id: fx.report }), keep: (d, fx) => (fx.message = d.reportConversationSendMessage.id) },
+  reportConversationMessageRedact: { as: "admin", query: `mutation ($id: ID!) { reportConversationMessageRedact(id: $id, start: 0, end: 2) { id } }`, variables: (fx) => ({ id: fx.message }) },
+  reportSubmissionAnswerRedact: { as: "owner", query: `mutation ($id: ID!, $w: String!) { reportSubmissionAnswerRedact(id: $id, widgetID: $w, index: 0, start: 0, end: 1) { id } }`, variables: (fx) => ({ id: fx.report, w: fx.textWidget }) },
   reportSubmissionAssignUser: { as: "owner", query: `mutation ($id: ID!, $u: ID!) { reportSubmissionAssignUser(id: $id, userID: $u) { id } }`, variables: (fx) => ({ id: fx.report, u: fx.member }) },
   reportSubmissionUnassignUser: { as: "owner", query: `mutation ($id: ID!, $u: ID!) { reportSubmissionUnassignUser(id: $id, userID: $u) { id } }`, variables: (fx) => ({ id: fx.report, u: fx.member }) },
   reportSubmissionChangeOwner: { as: "owner", query: `mutation ($id: ID!, $u: ID!) { reportSubmissionChangeOwner(id: $id, userID: $u) { id } }`, variables: (fx) => ({ id: fx.report, u: fx.admin }) },
@@ -63,11 +69,13 @@ const RUNS: Record<string, Run> = {
   guestMemberReportInviteAccept: { as: "northwindGuest", query: BY_ID("guestMemberReportInviteAccept"), variables: (fx) => ({ id: fx.guestInvite }) },
   reportSubmissionLeave: { as: "northwindGuest", query: BY_ID("reportSubmissionLeave"), variables: (fx) => ({ id: fx.report }) },
   reportSubmissionInviteRemove: { as: "admin", query: BY_ID("reportSubmissionInviteRemove"), variables: (fx) => ({ id: fx.guestInvite }) },
+  reportSubmissionFeedbackGiven: { as: "owner", query: BY_ID("reportSubmissionFeedbackGiven"), variables: (fx) => ({ id: fx.report }) },
   reportSubmissionClose: { as: "owner", query: `mutation ($id: ID!) { reportSubmissionClose(id: $id, completeStatus: Completed, note: "Done") { id } }`, variables: (fx) => ({ id: fx.report }) },
   reportSubmissionArchive: { as: "owner", query: BY_ID("reportSubmissionArchive"), variables: (fx) => ({ id: fx.report }) },
   reportSubmissionUnarchive: { as: "owner", query: BY_ID("reportSubmissionUnarchive"), variables: (fx) => ({ id: fx.report }) },
   reportSubmissionOpen: { as: "owner", query: BY_ID("reportSubmissionOpen"), variables: (fx) => ({ id: fx.report }) },
   reportSubmissionHardDelete: { as: "owner", query: BY_ID("reportSubmissionHardDelete"), variables: (fx) => ({ id: fx.doomed }) },
+  reportSubmissionLegalHold: { as: "owner", query: `mutation ($id: ID!) { reportSubmissionLegalHold(id: $id, hold: true) { id } }`, variables: (fx) => ({ id: fx.report }) },
   // A guest declining an invite, on a second report
   guestMemberReportInviteReject: { as: "northwindGuest", query: BY_ID("guestMemberReportInviteReject"), variables: (fx) => ({ id: fx.secondInvite }) },
   // Forms
@@ -168,6 +176,7 @@ beforeAll(async () => {
     return row!.id;
   };
   fx.report = await reportIdOf();
+  fx.textWidget = "w_summary";
   const second = await reportIdOf();
   // A closed, archived report for the hard delete; the owner on its team.
   fx.doomed = await reportIdOf();

@@ -7,6 +7,7 @@ import type { TestServer } from "../../helpers/server.ts";
 import { anonymous, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
 import { ReporterClient } from "../../helpers/reporter.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
+import { openedText } from "../../helpers/sealed-text.ts";
 import { startDemoWithStaff } from "../../helpers/demo.ts";
 
 let server: TestServer;
@@ -88,7 +89,8 @@ describe("reportConversations query", () => {
         .where(eq(reportConversationMessages.conversationId, item.id))
         .orderBy(desc(reportConversationMessages.createdAt))
         .limit(1);
-      expect(item.lastMessage?.message ?? null).toBe(newest?.message ?? null);
+      // Stored sealed: compared with what it opens to.
+      expect(item.lastMessage?.message ?? null).toBe(newest ? await openedText(server, newest.organisationId, "message", newest.message) : null);
       expect(item.unreadMessages).toBe(item.submission.unreadMessages);
       expect(item.closed).toBe(!["New", "Assigned"].includes(row.submission.status) || row.submission.archived);
       expect(item.concluded).toBe(row.conversation.concluded);

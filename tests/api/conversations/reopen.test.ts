@@ -8,6 +8,7 @@ import { demoStaff, joinTeam, type DemoStaff } from "../../helpers/session.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { sendImage, STAFF_SEND_IMAGE } from "../../fixtures/chat-images.ts";
 import { plainJpeg } from "../../fixtures/files.ts";
+import { openedRows } from "../../helpers/sealed-text.ts";
 
 let server: TestServer;
 let as: DemoStaff;
@@ -40,21 +41,22 @@ async function closedReport() {
 const state = async (id: string) => {
   const [submission] = await server.db.select().from(reportSubmissions).where(eq(reportSubmissions.id, id));
   const [conversation] = await server.db.select().from(reportConversations).where(eq(reportConversations.submissionId, id));
-  return { status: submission!.status, concluded: conversation!.concluded };
+  return { status: submission!.status, concluded: conversation!.concluded, closed: submission!.closedAt !== null };
 };
 const errorOf = (result: { errors?: { message: string }[] }) => result.errors?.[0]?.message;
 
 describe("writing into a concluded conversation", () => {
   test("a staff reply re-opens the report first: status, status note and audit, then the message", async () => {
     const { id, reporter } = await closedReport();
-    expect(await state(id)).toEqual({ status: "Completed", concluded: true });
+    expect(await state(id)).toEqual({ status: "Completed", concluded: true, closed: true });
     expect(errorOf(await reporter.gql(SEND, { text: "Can I add something?" }))).toBe("This conversation is closed");
 
     const sent = await as.admin.gql<{ reportConversationSendMessage: { from: string } }>(SEND, { id, text: "We have more questions." });
     expect(sent.errors).toBeUndefined();
     expect(sent.data?.reportConversationSendMessage.from).toBe("User");
-    expect(await state(id)).toEqual({ status: "Assigned", concluded: false });
-    const notes = await server.db.select().from(reportSubmissionNotes).where(eq(reportSubmissionNotes.submissionId, id));
+    // Re-opened, so retention's count since closing (decision 052) stops too.
+    expect(await state(id)).toEqual({ status: "Assigned", concluded: false, closed: false });
+    const notes = await openedRows(server, "note", "note", await server.db.select().from(reportSubmissionNotes).where(eq(reportSubmissionNotes.submissionId, id)));
     expect(notes.map((note) => [note.note, note.newStatus])).toContainEqual(["Report Marked as Assigned", "Assigned"]);
     const [admin] = await server.db.select().from(users).where(eq(users.email, "admin@demo.test"));
     const audit = await server.db.select().from(userActivities).where(and(eq(userActivities.objectId, id), eq(userActivities.userId, admin!.id)));
@@ -71,7 +73,7 @@ describe("writing into a concluded conversation", () => {
     const { id } = await closedReport();
     const sent = await sendImage(as.admin, { name: "photo.jpg", data: plainJpeg(), type: "image/jpeg" }, { query: STAFF_SEND_IMAGE, variables: { id, caption: "See this" } });
     expect(sent.errors).toBeUndefined();
-    expect(await state(id)).toEqual({ status: "Assigned", concluded: false });
+    expect(await state(id)).toEqual({ status: "Assigned", concluded: false, closed: false });
   });
 
   test("refused, and nothing changes, for a guest member on the team, staff off the team, and an archived report", async () => {
@@ -86,13 +88,13 @@ describe("writing into a concluded conversation", () => {
       await setTwoFactorActivated(server, "guest@demo.test", false);
     }
     expect(errorOf(await as.owner.gql(SEND, { id, text: "Hello" }))).toBe("Only members of the report team can reply.");
-    expect(await state(id)).toEqual({ status: "Completed", concluded: true });
+    expect(await state(id)).toEqual({ status: "Completed", concluded: true, closed: true });
 
     expect(errorOf(await as.admin.gql(ARCHIVE, { id }))).toBeUndefined();
     expect(errorOf(await as.admin.gql(SEND, { id, text: "Hello" }))).toBe("Re-open the report before replying.");
     const image = await sendImage(as.admin, { name: "photo.jpg", data: plainJpeg(), type: "image/jpeg" }, { query: STAFF_SEND_IMAGE, variables: { id, caption: "" } });
     expect(errorOf(image)).toBe("Re-open the report before replying.");
-    expect(await state(id)).toEqual({ status: "Completed", concluded: true });
+    expect(await state(id)).toEqual({ status: "Completed", concluded: true, closed: true });
   });
 
   test("the re-opening is announced as a report change", async () => {

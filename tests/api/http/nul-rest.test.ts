@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
-import { blobs, reportSubmissions, users } from "../../../db/schema/index.ts";
+import { reportSubmissions, users } from "../../../db/schema/index.ts";
 import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { NUL_NOT_ALLOWED } from "../../../api/shared/limits.ts";
-import { upload } from "../../fixtures/attachments.ts";
+import { storedBytes, upload } from "../../fixtures/attachments.ts";
 import { startDemoWithStaff } from "../../helpers/demo.ts";
 import { demoForm, ReporterClient } from "../../helpers/reporter.ts";
 import { anonymous } from "../../helpers/session.ts";
@@ -92,8 +92,7 @@ describe("path parameters, file names and cookies", () => {
     const uploaded = await upload(reporter, "evi\u0000dence.txt", "hello");
     expect(uploaded.status).toBe(200);
     expect(uploaded.body.fileName).not.toContain("\u0000");
-    const [row] = await demo.server.db.select().from(blobs).where(eq(blobs.fileName, uploaded.body.fileName));
-    expect(row?.fileName).toBe(uploaded.body.fileName);
+    expect((await storedBytes(demo.server, uploaded.body.id)).fileName).toBe(uploaded.body.fileName);
     // A name of nothing but NUL keeps no extension, so no allowed type: refused as such.
     const nameless = await upload(reporter, "\u0000\u0000", "hello");
     expect(nameless.status).toBe(400);

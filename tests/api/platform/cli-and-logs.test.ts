@@ -5,6 +5,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { randomBytes } from "node:crypto";
 import { databaseUrl, usingPostgres } from "../../setup/template.ts";
+import { TEST_MASTER_KEY } from "../../helpers/master-key.ts";
 import { freePort, waitForReady } from "../../helpers/processes.ts";
 
 const ROOT = join(import.meta.dir, "..", "..", "..");
@@ -21,6 +22,7 @@ async function environment(): Promise<Record<string, string | undefined>> {
     await admin.unsafe(`create database ${databaseName}`).catch(() => undefined);
     await admin.end();
     env.DATABASE_URL = databaseUrl(databaseName);
+    env.MASTER_KEY = TEST_MASTER_KEY;
   }
   return env;
 }

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import postgres from "postgres";
 import { randomBytes } from "node:crypto";
 import { databaseUrl, usingPostgres } from "../../setup/template.ts";
+import { TEST_MASTER_KEY } from "../../helpers/master-key.ts";
 import { freePort, waitForReady } from "../../helpers/processes.ts";
 
 const MAIN = join(import.meta.dir, "..", "..", "..", "api", "main.ts");
@@ -19,7 +20,7 @@ describe.if(usingPostgres())("six instances starting together on an empty Postgr
     const ports = await Promise.all(Array.from({ length: 6 }, () => freePort()));
     const children = ports.map((port) =>
       Bun.spawn(["bun", MAIN], {
-        env: { ...process.env, DATABASE_URL: databaseUrl(name), PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "error" },
+        env: { ...process.env, DATABASE_URL: databaseUrl(name), MASTER_KEY: TEST_MASTER_KEY, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "error" },
         stdout: "ignore",
         stderr: "pipe",
       }),

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { parseConfig } from "../../../api/config.ts";
+import { TEST_MASTER_KEY } from "../../helpers/master-key.ts";
 
 const MAIN = join(import.meta.dir, "..", "..", "..", "api", "main.ts");
 
@@ -22,6 +23,7 @@ describe("configuration", () => {
       S3_ENDPOINT: "http://127.0.0.1:9000",
       SMTP_URL: "smtp://mail:1025",
       NODE_ENV: "production",
+      MASTER_KEY: TEST_MASTER_KEY,
     });
     expect(config.database).toEqual({ kind: "postgres", url: "postgres://lantern@db:5432/lantern" });
     expect(config.blobs).toMatchObject({ kind: "s3", bucket: "reports", endpoint: "http://127.0.0.1:9000" });
@@ -36,8 +38,21 @@ describe("configuration", () => {
     [{ APP_DOMAIN: "not a domain" }, "APP_DOMAIN must be a host name"],
     [{ NODE_ENV: "staging" }, "NODE_ENV must be production, development or test"],
     [{ S3_ENDPOINT: "http://minio:9000" }, "S3_BUCKET is required"],
+    [{ DATABASE_URL: "postgres://db/lantern" }, "MASTER_KEY or MASTER_KEY_FILE is required with DATABASE_URL"],
+    [{ MASTER_KEY: "too-short" }, "MASTER_KEY must be 32 random bytes in base64 (openssl rand -base64 32)"],
+    [{ MASTER_KEY: Buffer.alloc(31, 1).toString("base64") }, "MASTER_KEY must be 32 random bytes in base64"],
+    [{ MASTER_KEY: "\u0000".repeat(44) }, "MASTER_KEY must be 32 random bytes in base64"],
+    [{ MASTER_KEY_PREVIOUS: "x".repeat(1_000_000) }, "MASTER_KEY_PREVIOUS must be 32 random bytes in base64"],
+    [{ MASTER_KEY: TEST_MASTER_KEY, MASTER_KEY_FILE: "/run/secrets/key" }, "give MASTER_KEY or MASTER_KEY_FILE, not both"],
   ])("rejects %p with a clear message", (env, message) => {
     expect(() => parseConfig(env)).toThrow(message);
+  });
+
+  test("a secret that is not valid is never repeated in the message", () => {
+    const almost = `${TEST_MASTER_KEY.slice(0, 40)}!!!=`;
+    expect(() => parseConfig({ MASTER_KEY: almost })).toThrow("Invalid configuration: MASTER_KEY must be 32 random bytes");
+    expect(() => parseConfig({ MASTER_KEY: almost })).not.toThrow(almost);
+    expect(() => parseConfig({ DATABASE_URL: "mysql://user:hunter2@db/x" })).not.toThrow("hunter2");
   });
 
   test("a bad value stops the server with one clear line and a non-zero exit", async () => {

@@ -7,6 +7,7 @@ import { verifyPassword } from "../../../api/lib/passwords.ts";
 import { derivePages, publishProblems, type FormWidget } from "../../../api/shared/form-definition.ts";
 import { WIDGET_TYPES } from "../../../api/shared/enums.ts";
 import { cloneTemplate, type TestDatabase } from "../../setup/template.ts";
+import { testKeyRing } from "../../helpers/sealed-text.ts";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -17,6 +18,8 @@ afterAll(() => database.drop());
 describe("demo seed", () => {
   test("seeds once: two organisations, forms fit for the reporter journey, reports in several statuses", async () => {
     const db = database.handle.db;
+    // No server runs here: the seed seals with the key ring made for this handle.
+    testKeyRing(db);
     const first = await seedDemo(db);
     expect(first.seeded).toBe(true);
     expect((await seedDemo(db)).seeded).toBe(false);

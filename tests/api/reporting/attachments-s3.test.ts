@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { startS3Server, S3RVER_ACCESS_KEY, type TestS3Server } from "../../helpers/s3-server.ts";
 import { demoForm, ReporterClient } from "../../helpers/reporter.ts";
 import * as fixtures from "../../fixtures/files.ts";
-import { upload } from "../../fixtures/attachments.ts";
+import { storedBytes, upload } from "../../fixtures/attachments.ts";
 
 let s3: TestS3Server;
 let server: TestServer;
@@ -33,10 +33,15 @@ describe("attachments on an S3-protocol store", () => {
     const uploaded = await upload(reporter, "site-photo.jpg", fixtures.jpegWithMetadata(), "image/jpeg");
     expect(uploaded.status).toBe(200);
 
-    const [row] = await server.db.select().from(blobs).where(eq(blobs.fileName, "site-photo.jpg"));
+    const stored = await storedBytes(server, uploaded.body.id);
+    expect(stored.fileName).toBe("site-photo.jpg");
+    const [row] = await server.db.select().from(blobs).where(eq(blobs.id, stored.row.id));
     const client = new S3Client({ endpoint: s3.endpoint, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: S3RVER_ACCESS_KEY, secretAccessKey: S3RVER_ACCESS_KEY } });
     const head = await client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: row!.storageKey }));
-    expect(head.ContentLength).toBe(fixtures.plainJpeg().byteLength);
+    // The bucket holds the sealed file; opened, it is the cleaned picture.
+    expect(head.ContentLength).toBe(stored.sealed.byteLength);
+    expect(fixtures.containsText(stored.sealed, "JFIF")).toBe(false);
+    expect(stored.bytes).toEqual(fixtures.plainJpeg());
     expect(head.Metadata ?? {}).toEqual({});
     client.destroy();
 

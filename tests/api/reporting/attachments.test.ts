@@ -163,11 +163,17 @@ describe("metadata is removed before anything is stored", () => {
     const { reporter, submissionId } = await draft();
     const result = await upload(reporter, "photo.jpg", fixtures.jpegWithMetadata(), "image/jpeg");
     expect(result.status).toBe(200);
-    const { row, bytes } = await storedBytes(server, result.body.id);
+    const { row, bytes, sealed, fileName, attachmentFileName } = await storedBytes(server, result.body.id);
     for (const text of ["Exif", "GPSLatitude", "Jane Reporter", "ICC_PROFILE"]) expect(fixtures.containsText(bytes, text)).toBe(false);
     expect([bytes[0], bytes[1], bytes.at(-2), bytes.at(-1)]).toEqual([0xff, 0xd8, 0xff, 0xd9]);
     expect(bytes).toEqual(fixtures.plainJpeg());
-    expect(row).toMatchObject({ purpose: "Attachment", mimeType: "image/jpeg", sizeBytes: bytes.length, fileName: "photo.jpg", sha256: sha256Hex(bytes) });
+    expect(row).toMatchObject({ purpose: "Attachment", mimeType: "image/jpeg", sizeBytes: bytes.length });
+    expect(fileName).toBe("photo.jpg");
+    // Sealed at rest: the bytes, both stored names, and a digest that is of the sealed bytes, never the plaintext's fingerprint.
+    expect(fixtures.containsText(sealed, "JFIF") || sealed.length === bytes.length).toBe(false);
+    for (const stored of [row.fileName, attachmentFileName]) expect({ sealed: stored.startsWith("lx1:"), named: stored.includes("photo") }).toEqual({ sealed: true, named: false });
+    expect(row.sha256).toBe(sha256Hex(sealed));
+    expect(row.sha256).not.toBe(sha256Hex(bytes));
     expect(result.body.fileSizeBytes).toBe(bytes.length);
     const [audit] = await server.db.select().from(userActivities).where(and(eq(userActivities.objectId, submissionId), eq(userActivities.action, "AddAttachment")));
     expect(audit!.userId).toBeNull();
@@ -264,6 +270,7 @@ describe("the attachment list sent with a page", () => {
     const { reporter, submissionId } = await draft();
     const kept = await upload(reporter, "kept.png", fixtures.pngWithText());
     const dropped = await upload(reporter, "dropped.png", fixtures.pngWithText());
+    const droppedBlob = (await storedBytes(server, dropped.body.id)).row;
     expect(await attachmentCount(server, submissionId)).toBe(2);
     const pageZero = pagesOfAnswers(main.widgets)[0]!;
     const result = await reporter.gql<{ userReportSubmissionUpdate: { success: boolean } }>(
@@ -272,7 +279,8 @@ describe("the attachment list sent with a page", () => {
     );
     expect(result.data?.userReportSubmissionUpdate.success).toBe(true);
     expect(await attachmentCount(server, submissionId)).toBe(1);
-    expect(await server.db.select().from(blobs).where(eq(blobs.fileName, "dropped.png"))).toHaveLength(0);
+    expect(await server.db.select().from(blobs).where(eq(blobs.id, droppedBlob.id))).toHaveLength(0);
+    expect(await server.lantern.services.blobs.exists(droppedBlob.storageKey)).toBe(false);
     expect(dropped.status).toBe(200);
     await expectBlobStoreConsistent();
   });

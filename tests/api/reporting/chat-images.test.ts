@@ -63,7 +63,8 @@ describe("a reporter's photo", () => {
     const stored = await storedChatImage(server, photo.id);
     expect(stored.bytes).toEqual(files.plainJpeg());
     expect(files.containsText(stored.bytes, "Exif") || files.containsText(stored.bytes, "GPSLatitude")).toBe(false);
-    expect(stored.row).toMatchObject({ purpose: "ChatImage", mimeType: "image/jpeg", fileName: "chat-image.jpg", sizeBytes: stored.bytes.length });
+    expect(stored.row).toMatchObject({ purpose: "ChatImage", mimeType: "image/jpeg", sizeBytes: stored.bytes.length });
+    expect({ fileName: stored.fileName, sealedName: stored.row.fileName.startsWith("lx1:"), sealedBytes: files.containsText(stored.sealed, "JFIF") }).toEqual({ fileName: "chat-image.jpg", sealedName: true, sealedBytes: false });
     expect(stored.row.storageKey).toStartWith("chat-image/");
     const audit = await server.db.select().from(userActivities).where(and(eq(userActivities.objectId, submissionId), eq(userActivities.action, "SendMessage")));
     expect(audit.at(-1)).toMatchObject({ userId: null, metadata: { message_type: "Image", mime_type: "image/jpeg" } });

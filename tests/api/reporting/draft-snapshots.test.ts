@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import { reportSubmissionAnswers } from "../../../db/schema/index.ts";
 import { DraftSnapshots } from "../../../api/modules/reporting/draft-snapshots.ts";
 import type { DraftSnapshot } from "../../../api/modules/reporting/draft-statements.ts";
 import { COMPLETE, demoForm, pagesOfAnswers, ReporterClient, sameReporterOn, UPDATE } from "../../helpers/reporter.ts";
+import { openedAnswers } from "../../helpers/opened-answers.ts";
 import { startInstancePair, type TestServer } from "../../helpers/server.ts";
 
 /**
@@ -26,8 +25,7 @@ afterAll(() => pair.stop());
 const onSecond = (reporter: ReporterClient) => sameReporterOn(second, reporter);
 
 async function stored(submissionId: string, widgetId: string): Promise<string[] | undefined> {
-  const rows = await first.db.select().from(reportSubmissionAnswers).where(eq(reportSubmissionAnswers.submissionId, submissionId));
-  return rows.find((row) => row.widgetId === widgetId)?.answer;
+  return (await openedAnswers(first, submissionId))[widgetId];
 }
 
 describe("saves of one report on two instances", () => {

@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { reportSubmissionAnswers, reportSubmissions, userActivities } from "../../../db/schema/index.ts";
+import { reportSubmissions, userActivities } from "../../../db/schema/index.ts";
 import { readDraft, writePage } from "../../../api/modules/reporting/draft-statements.ts";
 import { ALREADY_SUBMITTED } from "../../../api/modules/reporting/draft.ts";
+import { openedAnswers } from "../../helpers/opened-answers.ts";
 import { COMPLETE, pagesOfAnswers, ReporterClient, UPDATE, demoReportServer } from "../../helpers/reporter.ts";
 
 /**
@@ -29,10 +30,8 @@ function pagesSaying(text: string) {
   return pagesOfAnswers(demo.main.widgets).map((answers) => answers.map((answer) => (textWidgets.has(answer.widgetID) ? { ...answer, answer: [text] } : answer)));
 }
 
-async function storedAnswers(submissionId: string): Promise<Record<string, string[]>> {
-  const rows = await demo.server.db.select().from(reportSubmissionAnswers).where(eq(reportSubmissionAnswers.submissionId, submissionId));
-  return Object.fromEntries(rows.map((row) => [row.widgetId, row.answer]));
-}
+const storedAnswers = (submissionId: string) => openedAnswers(demo.server, submissionId);
+const sealerOf = (organisationId: string) => demo.server.lantern.services.keyRing.sealer(demo.server.db, organisationId);
 
 async function activities(submissionId: string, action: string): Promise<number> {
   const rows = await demo.server.db.select().from(userActivities).where(and(eq(userActivities.objectId, submissionId), eq(userActivities.action, action)));
@@ -85,14 +84,15 @@ describe("a write computed from an older read", () => {
   test("changes nothing and writes no audit entry", async () => {
     const { reporter, submissionId } = await startedReporter();
     const organisationId = demo.main.form.organisationId;
-    const stale = (await readDraft(demo.server.db, organisationId, submissionId))!;
+    const sealer = await sealerOf(organisationId);
+    const stale = (await readDraft(demo.server.db, sealer, organisationId, submissionId))!;
     const [first] = pagesSaying("newer");
     expect((await reporter.gql<NonNullable<UpdateResult["data"]>>(UPDATE, { page: 0, answers: first! })).data?.userReportSubmissionUpdate.success).toBe(true);
     const before = await storedAnswers(submissionId);
     const entries = await activities(submissionId, "UpdateDraft");
 
     const kept = Object.fromEntries(first!.map((answer) => [answer.widgetID, ["older"]]));
-    const written = await writePage(demo.server.db, { snapshot: stale, page: 0, pageWidgetIds: Object.keys(kept), kept, keepAttachmentIds: [], now: new Date() });
+    const written = await writePage(demo.server.db, { snapshot: stale, page: 0, pageWidgetIds: Object.keys(kept), kept, sealer, keepAttachmentIds: [], now: new Date() });
     expect(written).toBeNull();
     expect(await storedAnswers(submissionId)).toEqual(before);
     expect(await activities(submissionId, "UpdateDraft")).toBe(entries);
@@ -101,10 +101,11 @@ describe("a write computed from an older read", () => {
   test("another organisation's id reads and writes nothing", async () => {
     const { submissionId } = await startedReporter();
     const foreignOrganisation = "00000000-0000-4000-8000-000000000000";
-    expect(await readDraft(demo.server.db, foreignOrganisation, submissionId)).toBeNull();
-    const own = (await readDraft(demo.server.db, demo.main.form.organisationId, submissionId))!;
+    const sealer = await sealerOf(demo.main.form.organisationId);
+    expect(await readDraft(demo.server.db, sealer, foreignOrganisation, submissionId)).toBeNull();
+    const own = (await readDraft(demo.server.db, sealer, demo.main.form.organisationId, submissionId))!;
     const forged = { ...own, submission: { ...own.submission, organisationId: foreignOrganisation } };
-    expect(await writePage(demo.server.db, { snapshot: forged, page: 0, pageWidgetIds: ["w_summary"], kept: { w_summary: ["forged"] }, keepAttachmentIds: null, now: new Date() })).toBeNull();
+    expect(await writePage(demo.server.db, { snapshot: forged, page: 0, pageWidgetIds: ["w_summary"], kept: { w_summary: ["forged"] }, sealer, keepAttachmentIds: null, now: new Date() })).toBeNull();
     expect((await storedAnswers(submissionId)).w_summary).toBeUndefined();
   });
 });

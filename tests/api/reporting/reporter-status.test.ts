@@ -3,7 +3,7 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import { organisations, reportForms, reportSubmissions } from "../../../db/schema/index.ts";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { DEMO_PASSWORD, DEMO_REPORT_PASSWORD } from "../../../db/seed/demo-accounts.ts";
-import { reporterStatusOf } from "../../../api/modules/reporting/follow-up.ts";
+import { reporterStatusOf, standingMessageNameOf } from "../../../api/modules/reporting/follow-up.ts";
 import { SUBMISSION_STATUSES } from "../../../api/shared/enums.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { joinTeam, loginAs, type StaffClient } from "../../helpers/session.ts";
@@ -13,7 +13,7 @@ import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.t
 // staff status, its outcome, assignees, tags or notes.
 
 const STATUS = `{ reporterSubmission { id reportID reporterStatus organisationName } }`;
-const STANDING = `{ reporterSubmission { reporterStatus standingMessage } }`;
+const STANDING = `{ reporterSubmission { reporterStatus standingMessage standingMessageName } }`;
 type StatusAnswer = { reporterSubmission: { id: string; reportID: string; reporterStatus: string; organisationName: string } | null };
 
 let server: TestServer;
@@ -61,14 +61,18 @@ describe("a reporter sees where their report stands", () => {
     const credentials = await submitReport(new ReporterClient(server, "demo.localhost"), form.id, widgets);
     const reporter = await reporterOf(credentials.reportID, credentials.generatedPassword);
     const [row] = await server.db.select().from(reportSubmissions).where(eq(reportSubmissions.reportId, credentials.reportID));
-    const standing = async () => (await reporter.gql<{ reporterSubmission: { reporterStatus: string; standingMessage: string } }>(STANDING)).data?.reporterSubmission;
+    const standing = async () => (await reporter.gql<{ reporterSubmission: { reporterStatus: string; standingMessage: string; standingMessageName: string | null } }>(STANDING)).data?.reporterSubmission;
 
-    expect(await standing()).toEqual({ reporterStatus: "RECEIVED", standingMessage: "" });
+    // Each message comes with its name, so the follow-up area can ask for it in the reporter's language.
+    expect(await standing()).toEqual({ reporterStatus: "RECEIVED", standingMessage: "", standingMessageName: null });
     await joinTeam(owner, row!.id);
-    expect(await standing()).toEqual({ reporterStatus: "IN_PROGRESS", standingMessage: assigned });
+    expect(await standing()).toEqual({ reporterStatus: "IN_PROGRESS", standingMessage: assigned, standingMessageName: "form.assignedToSupportMessage" });
     const closed = await owner.gql(`mutation ($id: ID!) { reportSubmissionClose(id: $id, completeStatus: Investigated) { id } }`, { id: row!.id });
     expect(closed.errors).toBeUndefined();
-    expect(await standing()).toEqual({ reporterStatus: "CLOSED", standingMessage: closedMessage });
+    expect(await standing()).toEqual({ reporterStatus: "CLOSED", standingMessage: closedMessage, standingMessageName: "form.reportClosedMessage" });
+    // The area asks for the texts of this organisation and form (translateData), so it learns both.
+    const ids = await reporter.gql<{ reporterSubmission: { organisationID: string; formID: string } }>(`{ reporterSubmission { organisationID formID } }`);
+    expect(ids.data?.reporterSubmission).toEqual({ organisationID: row!.organisationId, formID: form.id });
   });
 
   test("every seeded staff status reads as one of the three reporter words", async () => {
@@ -106,6 +110,11 @@ test("every staff status has its reporter word: only Assigned is being handled, 
     ActionTaken: "CLOSED",
     NoActionTaken: "CLOSED",
   });
+});
+
+test("a blank message for the standing is no message: it has no name to translate", () => {
+  const form = { assignedToSupportMessage: "  ", reportClosedMessage: "<p>Closed.</p>" };
+  expect([standingMessageNameOf("IN_PROGRESS", form), standingMessageNameOf("CLOSED", form), standingMessageNameOf("RECEIVED", form)]).toEqual([null, "form.reportClosedMessage", null]);
 });
 
 describe("nobody else reads a report's standing", () => {

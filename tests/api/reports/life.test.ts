@@ -18,6 +18,7 @@ import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { reportUpdatedTopic } from "../../../api/modules/reports/events.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { loginAs, type StaffClient } from "../../helpers/session.ts";
+import { openedRows } from "../../helpers/sealed-text.ts";
 import { COMPLETE, demoForm, pagesOfAnswers, ReporterClient, submitReport, UPDATE } from "../../helpers/reporter.ts";
 import { readableMail, startSmtpServer, type TestSmtpServer } from "../../helpers/smtp-server.ts";
 import { upload } from "../../fixtures/attachments.ts";
@@ -98,7 +99,7 @@ describe("reportSubmissionClose", () => {
     const result = await as.member.gql<{ reportSubmissionClose: View }>(CLOSE, { id: report.id, status: "NotSubstantiated" });
     expect(result.errors).toBeUndefined();
     expect(result.data?.reportSubmissionClose.status).toBe("NotSubstantiated");
-    const notes = await server.db.select().from(reportSubmissionNotes).where(eq(reportSubmissionNotes.submissionId, report.id));
+    const notes = await openedRows(server, "note", "note", await server.db.select().from(reportSubmissionNotes).where(eq(reportSubmissionNotes.submissionId, report.id)));
     expect(notes.map(({ note, newStatus }) => ({ note, newStatus }))).toEqual([{ note: "Report Marked as Not Substantiated", newStatus: "NotSubstantiated" }]);
     const [conversation] = await server.db.select().from(reportConversations).where(eq(reportConversations.submissionId, report.id));
     expect(conversation!.concluded).toBe(true);
@@ -112,7 +113,7 @@ describe("reportSubmissionClose", () => {
   test("allowed: the note given is the status note's text", async () => {
     const report = await freshReport();
     await as.member.gql(CLOSE, { id: report.id, status: "Completed", note: "  Resolved with HR.  " });
-    const [note] = await server.db.select().from(reportSubmissionNotes).where(eq(reportSubmissionNotes.submissionId, report.id));
+    const [note] = await openedRows(server, "note", "note", await server.db.select().from(reportSubmissionNotes).where(eq(reportSubmissionNotes.submissionId, report.id)));
     expect(note).toMatchObject({ note: "Resolved with HR.", newStatus: "Completed" });
   });
 
@@ -136,7 +137,7 @@ describe("reportSubmissionOpen", () => {
     await as.member.gql(CLOSE, { id: report.id, status: "Completed" });
     const result = await as.member.gql<{ reportSubmissionOpen: View }>(OPEN, { id: report.id });
     expect(result.data?.reportSubmissionOpen.status).toBe("Assigned");
-    const notes = await server.db.select().from(reportSubmissionNotes).where(and(eq(reportSubmissionNotes.submissionId, report.id), eq(reportSubmissionNotes.newStatus, "Assigned")));
+    const notes = await openedRows(server, "note", "note", await server.db.select().from(reportSubmissionNotes).where(and(eq(reportSubmissionNotes.submissionId, report.id), eq(reportSubmissionNotes.newStatus, "Assigned"))));
     expect(notes.map((note) => note.note)).toEqual(["Report Marked as Assigned"]);
     expect((await audit(report.id, "Open"))[0]?.metadata).toEqual({ from: "Completed", to: "Assigned" });
     expect((await report.reporter.gql<{ reporterSubmission: { conversationClosed: boolean } }>(REPORTER_VIEW)).data?.reporterSubmission.conversationClosed).toBe(false);

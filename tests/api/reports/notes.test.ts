@@ -7,6 +7,7 @@ import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { setTwoFactorActivated } from "../../helpers/two-factor.ts";
 import { anonymous, loginAs, type StaffClient } from "../../helpers/session.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
+import { openedRows } from "../../helpers/sealed-text.ts";
 
 let server: TestServer;
 let form: Awaited<ReturnType<typeof demoForm>>;
@@ -36,7 +37,8 @@ async function freshReport(team: string[] = ["member@demo.test"]) {
 const errorOf = (result: { errors?: { message: string }[] }) => result.errors?.[0]?.message;
 const codeOf = (result: { errors?: { extensions?: { code?: string } }[] }) => result.errors?.[0]?.extensions?.code;
 const audit = (id: string, action: string) => server.db.select().from(userActivities).where(and(eq(userActivities.objectId, id), eq(userActivities.action, action)));
-const notesOf = (id: string) => server.db.select().from(reportSubmissionNotes).where(eq(reportSubmissionNotes.submissionId, id));
+/** The notes as stored, opened (they are sealed at rest). */
+const notesOf = async (id: string) => openedRows(server, "note", "note", await server.db.select().from(reportSubmissionNotes).where(eq(reportSubmissionNotes.submissionId, id)));
 
 const NOTE = "id note newStatus archived editable deletable author { id firstName lastName role }";
 const LIST = `query ($id: ID!, $limit: Int, $offset: Int) { reportSubmissionNotes(reportSubmissionID: $id, limit: $limit, offset: $offset) { total list { ${NOTE} } } }`;

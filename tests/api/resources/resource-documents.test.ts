@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { blobs, resourceDocuments, userActivities } from "../../../db/schema/index.ts";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import * as files from "../../fixtures/files.ts";
 import { blobStoreState } from "../../fixtures/attachments.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { anonymous, demoStaff, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
+import { PdfBuilder, pdfWithCanary } from "../files/clean-fixtures.ts";
 
 let server: TestServer;
 let staff: DemoStaff;
@@ -80,6 +81,19 @@ describe("resourceDocumentCreate and the download", () => {
     const document = await createDocument("Office map", { name: "map.jpg", data: files.jpegWithMetadata() });
     const response = await staff.member.fetch(document.blob.fileURL);
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(files.plainJpeg());
+  });
+
+  test("a PDF whose details cannot be removed (encrypted) is stored as uploaded and marked so", async () => {
+    const encrypted = new PdfBuilder()
+      .object(1, "<< /Type /Catalog >>")
+      .object(2, "<< /Author (Someone) >>")
+      .object(3, "<< /Filter /Standard /V 2 /R 3 /O <00> /U <00> /P -4 >>")
+      .revision("/Root 1 0 R /Info 2 0 R /Encrypt 3 0 R")
+      .bytes();
+    const cleanable = await createDocument("Clean one", { name: "clean.pdf", data: pdfWithCanary() });
+    const kept = await createDocument("Locked one", { name: "locked.pdf", data: encrypted });
+    const flags = await server.db.select({ id: blobs.id, metadataRemoved: blobs.metadataRemoved }).from(blobs).where(inArray(blobs.id, [cleanable.blob.id, kept.blob.id]));
+    expect(Object.fromEntries(flags.map((row) => [row.id, row.metadataRemoved]))).toEqual({ [cleanable.blob.id]: true, [kept.blob.id]: false });
   });
 
   test("denied: signed-out callers and reporters cannot download; unknown ids are not found", async () => {

@@ -93,7 +93,7 @@ describe("tagCreate and tagUpdate", () => {
     const id = tag["demo:People and Culture"]!;
     const renamed = await admin.gql<Data>(Q.update, { id, name: "People & Culture" });
     expect(renamed.data?.tagUpdate.name).toBe("People & Culture");
-    expect((await audit(id, "Update"))[0]?.metadata).toEqual({ from: "People and Culture", to: "People & Culture" });
+    expect((await audit(id, "Update"))[0]?.metadata).toEqual({ name: "People & Culture", from: "People and Culture", to: "People & Culture" });
     expect((await admin.gql<Data>(Q.update, { id, name: "people & culture" })).data?.tagUpdate.name).toBe("people & culture");
     expect(message(await admin.gql<Data>(Q.update, { id, name: "finance" }))).toBe("A tag with this name already exists.");
     expect(message(await owner.gql<Data>(Q.update, { id: tag["demo:Escalated"], name: "Urgent" }))).toBe("Tag is reserved and cannot be edited.");

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import { formTranslationOverrides, organisations, reportForms } from "../../../db/schema/index.ts";
 import { sha256Hex } from "../../../api/lib/tokens.ts";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { sanitiseRichText } from "../../../api/lib/rich-text-sanitiser.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { startTranslationServer, type TestTranslationServer } from "../../helpers/translation-server.ts";
-import { demoForm, ReporterClient } from "../../helpers/reporter.ts";
+import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
+import { listedFormName } from "../../../api/shared/translation.ts";
 import { updateOrganisations } from "../../helpers/organisations.ts";
 import { anonymous, demoStaff, type DemoStaff } from "../../helpers/session.ts";
 
@@ -128,6 +129,57 @@ describe("translateData", () => {
     const names = (await ask({ organisationID: demoId, reportFormID: form.id }, "de")).data!.translateData.list.map((item) => item.name);
     expect(names).toContain("form.name");
     expect(names.filter((name) => name.startsWith("widget."))).toEqual([]);
+  });
+
+  test("the organisation page's form names: every form it lists, named by the form's id, and no other form", async () => {
+    const listed = await server.db
+      .select({ id: reportForms.id, name: reportForms.name })
+      .from(reportForms)
+      .where(and(eq(reportForms.organisationId, demoId), eq(reportForms.type, "Custom"), eq(reportForms.status, "Active"), eq(reportForms.archived, false), isNotNull(reportForms.deployedBuildId)));
+    expect(listed.length).toBeGreaterThan(1);
+    const { list } = (await ask({ organisationID: demoId }, "de")).data!.translateData;
+    const names = list.filter((item) => item.name.startsWith("organisation.form."));
+    expect(new Set(names.map((item) => [item.name, item.translatedText].join(" = ")))).toEqual(new Set(listed.map((form) => `${listedFormName(form.id)} = [de] ${form.name}`)));
+    // A form's own texts belong to its page, not to the organisation's.
+    expect(list.some((item) => item.name.startsWith("form.") || item.name.startsWith("widget."))).toBe(false);
+  });
+
+  test("a listed form's name asked by hand: another organisation's form is left out, and only the form's own name reaches the provider", async () => {
+    const { form } = await demoForm(server, "demo", "Workplace Misconduct Report");
+    const [northwindForm] = await server.db.select({ id: reportForms.id }).from(reportForms).where(eq(reportForms.organisationId, northwindId)).limit(1);
+    const reporterWords = "<img src=x onerror=alert(1)> my manager";
+    const items = [
+      { name: listedFormName(northwindForm!.id) },
+      { name: listedFormName(form.id), defaultText: reporterWords, format: "HTML" },
+      { name: listedFormName("../../etc/passwd") },
+      { name: "organisation.form..name" },
+    ];
+    const answer = await ask({ organisationID: demoId, items }, "ja");
+    expect(answer.data!.translateData.list).toEqual([
+      { name: listedFormName(form.id), defaultText: reporterWords, format: "Text", originalText: form.name, translatedText: `[ja] ${form.name}` },
+    ]);
+    expect(provider.texts()).toEqual([form.name]);
+  });
+
+  test("a name staff reviewed for a form reads the same on the organisation page", async () => {
+    const { form } = await demoForm(server, "demo", "Workplace Misconduct Report");
+    await server.db
+      .insert(formTranslationOverrides)
+      .values({ formId: form.id, targetLanguage: "zh-Hans", name: "form.name", sourceHash: sha256Hex(form.name), sourceText: form.name, translatedText: "Segnalazione sul posto di lavoro", reviewed: true });
+    const answer = await ask({ organisationID: demoId, items: [{ name: listedFormName(form.id) }] }, "zh-Hans");
+    expect(answer.data!.translateData.list[0]?.translatedText).toBe("Segnalazione sul posto di lavoro");
+    expect(provider.texts()).not.toContain(form.name);
+  });
+
+  test("a reporter in the follow-up area reads the form's name and its message for where the report stands", async () => {
+    const { form, widgets } = await demoForm(server, "demo", "Workplace Misconduct Report");
+    await server.db.update(reportForms).set({ assignedToSupportMessage: "<p>A case officer is on it.</p>" }).where(eq(reportForms.id, form.id));
+    const credentials = await submitReport(reporter(), form.id, widgets);
+    const followUp = reporter();
+    expect((await followUp.post("/api/auth/report_login", { reportID: credentials.reportID, password: credentials.generatedPassword })).status).toBe(200);
+    const items = [{ name: "form.name" }, { name: "form.assignedToSupportMessage" }];
+    const answer = await ask({ organisationID: demoId, reportFormID: form.id, items }, "de", followUp);
+    expect(answer.data!.translateData.list.map((item) => item.translatedText)).toEqual([`[de] ${form.name}`, "<p>[de] A case officer is on it.</p>"]);
   });
 
   test("staff on the console's host may read it too", async () => {

@@ -12,6 +12,7 @@ import {
   reportListPath,
   RESOURCES_PATH,
   settingsPath,
+  savedRepliesPath,
   subscribersPath,
   tagsPath,
   USER_ROLE_TYPES,
@@ -93,13 +94,14 @@ function manageItems(viewer: Viewer, organisationID?: string): Item[] {
   items.push(...workspaceItem(viewer, organisationID, 'Subscribers', 'OrganisationEmailSubscriberList', subscribersPath));
   items.push(...inviteItems(viewer, organisationID));
   items.push(...workspaceItem(viewer, organisationID, 'Tags', 'TagCreate', tagsPath));
+  items.push(...workspaceItem(viewer, organisationID, 'Saved Replies', 'SavedReplyCreate', savedRepliesPath));
   if (can(viewer, 'ProductPlanCreate')) items.push({ label: 'Product Plans', to: '/admin/manage/product-plans', active: (pathname) => pathname === '/admin/manage/product-plans' });
   items.push(...auditLogItems(viewer, organisationID));
   return items;
 }
 
 /** Subscribers and Tags: owners and admins, and a super admin inside one organisation (spec §6; members hold TagList only for the reports' filter). */
-function workspaceItem(viewer: Viewer, organisationID: string | undefined, label: string, permission: 'OrganisationEmailSubscriberList' | 'TagCreate', path: (organisationID?: string) => string): Item[] {
+function workspaceItem(viewer: Viewer, organisationID: string | undefined, label: string, permission: 'OrganisationEmailSubscriberList' | 'TagCreate' | 'SavedReplyCreate', path: (organisationID?: string) => string): Item[] {
   if (!can(viewer, permission) || (isSuperAdmin(viewer) && organisationID === undefined)) return [];
   const to = path(organisationID);
   return [{ label, to, active: (pathname) => pathname === to }];

@@ -25,6 +25,7 @@ export function objectPhrase(entry: SentenceEntry): string {
   if (entry.action.startsWith('ResourceVideo')) return `the help video${quoted(name)}`;
   if (entry.action.startsWith('ResourceDocument')) return `the help document${quoted(name)}`;
   if (entry.action.endsWith('EmailSubscriber')) return `the subscriber${quoted(person)}`;
+  if (entry.action.startsWith('SavedReply')) return `the saved reply${quoted(name)}`;
   switch (entry.objectType) {
     case 'Tag':
       return `the tag${quoted(name)}`;
@@ -77,6 +78,9 @@ const PHRASES: Readonly<Record<string, string>> = {
   ProductPlanUpdate: 'updated {object}',
   ProductPlanArchive: 'archived {object}',
   ProductPlanUnarchive: 'unarchived {object}',
+  SavedReplyCreate: 'created {object}',
+  SavedReplyUpdate: 'updated {object}',
+  SavedReplyArchive: 'archived {object}',
   // Forms
   Publish: 'published {object}',
   Unpublish: 'unpublished {object}',
@@ -112,6 +116,11 @@ const PHRASES: Readonly<Record<string, string>> = {
   Close: 'closed {object}',
   Open: 're-opened {object}',
   HardDelete: 'deleted {object}',
+  LegalHold: 'put {object} on legal hold',
+  LegalHoldRelease: 'released the legal hold on {object}',
+  // Who and when only: what was redacted is gone, and the entry must not keep it (decision 053).
+  RedactAnswer: 'redacted part of an answer in {object}',
+  RedactMessage: 'redacted part of a message in {object}',
   SetPriority: 'changed the priority of {object}',
   InternalReference: 'changed the internal reference of {object}',
   AssignTags: 'changed the tags of {object}',
@@ -150,6 +159,8 @@ const PHRASES: Readonly<Record<string, string>> = {
   NotifyNewReport: 'emailed the subscribers about {object}',
   NotifyNewMessage: 'emailed the team about a new message on {object}',
   NotifyStaleMessage: 'reminded the team of an unanswered message on {object}',
+  NotifyRetentionDelete: 'warned the owners that {object} will be deleted under the retention setting',
+  RetentionDelete: 'deleted {object} under the retention setting',
   DeleteAbandonedDrafts: 'deleted abandoned report drafts',
   SeedDemo: 'created the demo data',
   CreateSuperAdmin: 'created a super admin',
@@ -160,6 +171,7 @@ const BY_OBJECT_TYPE: Readonly<Record<string, Readonly<Record<string, string>>>>
   Self: { ChangeAvatar: 'changed their picture', Update: 'updated their profile' },
   User: { ExportCsv: 'exported the users list', TwoFactorDeactivated: 'turned off two-factor authentication for {object}' },
   ReportSubmission: { ExportCsv: 'downloaded the reporting CSV' },
+  Tag: { Update: 'renamed the tag{from} to{to}' },
 };
 
 /** The actions with a phrase of their own; any other reads as its spaced name. */
@@ -179,13 +191,17 @@ function subjectOf(entry: SentenceEntry, SYSTEM: ReadonlySet<string>): string {
   return SYSTEM.has(entry.action) ? 'The system' : 'The reporter';
 }
 
-const SYSTEM_SUBJECTS: ReadonlySet<string> = new Set(['NotifyNewReport', 'NotifyNewMessage', 'NotifyStaleMessage', 'DeleteAbandonedDrafts', 'SeedDemo', 'CreateSuperAdmin']);
+const SYSTEM_SUBJECTS: ReadonlySet<string> = new Set(['NotifyNewReport', 'NotifyNewMessage', 'NotifyStaleMessage', 'NotifyRetentionDelete', 'RetentionDelete', 'DeleteAbandonedDrafts', 'SeedDemo', 'CreateSuperAdmin']);
 
 /** One line for an entry: who did what to what. */
 export function activitySentence(entry: SentenceEntry): string {
   const phrase = BY_OBJECT_TYPE[entry.objectType]?.[entry.action] ?? PHRASES[entry.action];
   const subject = subjectOf(entry, SYSTEM_SUBJECTS);
   if (!phrase) return `${subject}: ${activityLabel(entry.action)}`;
-  const worded = phrase.replace('{object}', objectPhrase(entry)).replace('{name}', quoted(text(entry.metadata?.name)));
+  const worded = phrase
+    .replace('{object}', objectPhrase(entry))
+    .replace('{name}', quoted(text(entry.metadata?.name)))
+    .replace('{from}', quoted(text(entry.metadata?.from)))
+    .replace('{to}', quoted(text(entry.metadata?.to)));
   return `${subject} ${worded}`;
 }

@@ -18,8 +18,18 @@ export function useTranslationLanguages(): TranslationLanguage[] | null | undefi
   return languages && languages.length > 0 ? languages : null;
 }
 
-/** 'Deutsch (de)', or the code alone when the list does not name it. */
+/** The browser's own name for a language, in that language ('Deutsch'); undefined for a code it does not know. */
+function nameInItself(code: string): string | undefined {
+  try {
+    const name = new Intl.DisplayNames([code], { type: 'language' }).of(code);
+    return name && name !== code ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** 'Deutsch (de)': the provider's name, else the browser's, else the code alone. */
 export function languageLabel(code: string, languages: readonly TranslationLanguage[] | null | undefined): string {
-  const name = languages?.find((language) => language.code === code)?.name;
+  const name = languages?.find((language) => language.code === code)?.name ?? nameInItself(code);
   return name ? `${name} (${code})` : code;
 }

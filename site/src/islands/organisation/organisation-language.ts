@@ -2,7 +2,7 @@ import type { ReporterTranslationSetup } from '../../../../api/shared/translatio
 import type { TranslatedText } from '../../forms/translated-text';
 import { h } from '../../lib/dom';
 import { chosenLanguage, LANGUAGE_MENU_LABEL, menuLanguages, storeLanguage, TRANSLATION_UNAVAILABLE } from '../../lib/reporter-language';
-import type { OrganisationTexts } from '../../lib/translation-apply';
+import type { OrganisationTexts, ShownText } from '../../lib/translation-apply';
 
 const MENU_ID = 'lt-language';
 
@@ -17,8 +17,15 @@ export function withLanguage<T extends Element | null>(element: T, text: Transla
   return element;
 }
 
-/** The organisation's texts as the page shows them, each with the `lang` of its translation (none for an original). */
-export type ShownOrganisationTexts = { texts: OrganisationTexts; attributes: Partial<Record<keyof OrganisationTexts, TranslatedText>> };
+/**
+ * The organisation's texts as the page shows them, each with the `lang` of its translation (none for an
+ * original), and its listed forms' names by form id (absent: the originals).
+ */
+export type ShownOrganisationTexts = {
+  texts: OrganisationTexts;
+  attributes: Partial<Record<keyof OrganisationTexts, TranslatedText>>;
+  formNames?: ReadonlyMap<string, ShownText>;
+};
 
 /**
  * The organisation page's language menu, without React: a native select of the languages named in
@@ -30,6 +37,7 @@ export function organisationLanguageMenu(
   setup: ReporterTranslationSetup,
   organisationID: string,
   originals: OrganisationTexts,
+  forms: readonly { id: string; name: string }[],
   show: (shown: ShownOrganisationTexts) => void,
 ): { element: HTMLElement; ready: Promise<void> } {
   const notice = h('p', { class: 'language-menu__notice', role: 'status' });
@@ -49,7 +57,7 @@ export function organisationLanguageMenu(
       const { fetchTranslations, translateOrganisationTexts } = await import('../../lib/translation-apply');
       const translations = await fetchTranslations(lang, organisationID);
       if (request !== latest) return;
-      const translated = translations ? translateOrganisationTexts(originals, translations, lang) : undefined;
+      const translated = translations ? translateOrganisationTexts(originals, translations, lang, forms) : undefined;
       show(translated ?? { texts: originals, attributes: {} });
       if (!translated || translated.missing) notice.textContent = TRANSLATION_UNAVAILABLE;
     } catch {

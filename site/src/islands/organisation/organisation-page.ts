@@ -6,6 +6,7 @@ import { fontDataValue, sameOriginImageUrl } from '../organisation-display';
 import { pageTitle } from '../page-title';
 import { isQuickExitEscape, quickExit } from '../quick-exit-actions';
 import { readTranslationSetup } from '../../lib/reporter-language';
+import type { ShownText } from '../../lib/translation-apply';
 import { organisationLanguageMenu, withLanguage, type ShownOrganisationTexts } from './organisation-language';
 
 const NOT_FOUND_MESSAGE = 'Organisation was not found or is currently suspended.';
@@ -58,9 +59,10 @@ export function startOrganisationPage(): void {
   // Where the organisation has translations on: the menu, and the texts in the reporter's language.
   const setup = readTranslationSetup(state.raw);
   const menu = setup
-    ? organisationLanguageMenu(setup, organisation.id, shown.texts, (texts) => {
+    ? organisationLanguageMenu(setup, organisation.id, shown.texts, state.data.forms, (texts) => {
         shown = texts;
         showEnquiryLabel(content.enquiryButton, texts);
+        content.showFormNames(texts.formNames);
       })
     : undefined;
   page.dataset.font = fontDataValue(organisation.fontFamily);
@@ -119,6 +121,7 @@ function organisationContent(page: HTMLElement, { organisation, forms }: Organis
     actions.append(button);
     enquiryButton = button;
   }
+  const table = formsTable(sortFormsByName(forms));
   const elements = (menu: HTMLElement | undefined): HTMLElement[] => [
     h('header', { class: 'organisation-header' }, logoUrl && h('img', { class: 'organisation-header__logo', src: logoUrl, alt: '' }), h('h1', {}, organisation.name)),
     ...(menu ? [menu] : []),
@@ -126,11 +129,11 @@ function organisationContent(page: HTMLElement, { organisation, forms }: Organis
       'section',
       { 'aria-labelledby': 'report-forms-heading', class: 'stack' },
       h('h2', { id: 'report-forms-heading', class: 'visually-hidden' }, 'Report forms'),
-      formsTable(sortFormsByName(forms)),
+      table.element,
     ),
     actions,
   ];
-  return { enquiryButton, elements };
+  return { enquiryButton, elements, showFormNames: table.showNames };
 }
 
 function reportFormUrl(id: string): string {
@@ -138,16 +141,16 @@ function reportFormUrl(id: string): string {
 }
 
 // Rows are clickable for pointer users; the 'Make Report' link is the keyboard and screen-reader
-// path to the same place.
-function formsTable(forms: readonly ReportFormSummary[]): HTMLElement {
-  if (forms.length === 0) return h('p', { class: 'muted' }, 'No forms found');
+// path to the same place. `showNames` shows the forms' names in the reporter's language (the originals
+// when given none); the rows keep their order, by the organisation's own names.
+function formsTable(forms: readonly ReportFormSummary[]): { element: HTMLElement; showNames: (names: ReadonlyMap<string, ShownText> | undefined) => void } {
+  if (forms.length === 0) return { element: h('p', { class: 'muted' }, 'No forms found'), showNames: () => {} };
+  const nameCells: { form: ReportFormSummary; cell: HTMLElement; linkName: HTMLElement }[] = [];
   const rows = forms.map((form) => {
-    const row = h(
-      'tr',
-      { class: 'forms-table__row' },
-      h('td', {}, form.name),
-      h('td', { class: 'table__actions' }, h('a', { class: 'button button--small', href: reportFormUrl(form.id) }, 'Make Report', h('span', { class: 'visually-hidden' }, `: ${form.name}`))),
-    );
+    const cell = h('td', {}, form.name);
+    const linkName = h('span', { class: 'visually-hidden' }, `: ${form.name}`);
+    nameCells.push({ form, cell, linkName });
+    const row = h('tr', { class: 'forms-table__row' }, cell, h('td', { class: 'table__actions' }, h('a', { class: 'button button--small', href: reportFormUrl(form.id) }, 'Make Report', linkName)));
     row.addEventListener('click', (event) => {
       if (event.target instanceof Element && event.target.closest('a')) return;
       window.location.assign(reportFormUrl(form.id));
@@ -155,5 +158,14 @@ function formsTable(forms: readonly ReportFormSummary[]): HTMLElement {
     return row;
   });
   const heading = h('tr', {}, h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col', class: 'table__actions' }, h('span', { class: 'visually-hidden' }, 'Actions')));
-  return h('table', { class: 'table forms-table' }, h('thead', {}, heading), h('tbody', {}, ...rows));
+  const showNames = (names: ReadonlyMap<string, ShownText> | undefined) => {
+    for (const { form, cell, linkName } of nameCells) {
+      const shown = names?.get(form.id) ?? { text: form.name };
+      cell.textContent = shown.text;
+      withLanguage(cell, shown.translatedIn);
+      linkName.textContent = `: ${shown.text}`;
+      withLanguage(linkName, shown.translatedIn);
+    }
+  };
+  return { element: h('table', { class: 'table forms-table' }, h('thead', {}, heading), h('tbody', {}, ...rows)), showNames };
 }

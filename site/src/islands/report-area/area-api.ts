@@ -16,6 +16,7 @@ const text = v.nullish(v.string(), '');
 
 const submissionSchema = v.object({
   id: v.string(),
+  organisationID: v.string(),
   // Null only for a draft, which is sent back to its form anyway.
   reportID: text,
   formID: v.string(),
@@ -26,6 +27,8 @@ const submissionSchema = v.object({
   // An unknown value from a newer server reads as the safe default, never as an error.
   reporterStatus: v.fallback(v.picklist(['RECEIVED', 'IN_PROGRESS', 'CLOSED']), 'RECEIVED'),
   standingMessage: text,
+  // The message's translation item name; only ever sent back to the server, which looks it up.
+  standingMessageName: v.nullish(v.pipe(v.string(), v.maxLength(200)), null),
   hasChat: v.nullish(v.boolean(), false),
   allowChatFileUploads: v.nullish(v.boolean(), false),
   conversationClosed: v.nullish(v.boolean(), false),
@@ -43,7 +46,8 @@ const submissionSchema = v.object({
 export type ReporterSubmission = v.InferOutput<typeof submissionSchema>;
 export type Failure = { ok: false; message: string };
 
-const SUBMISSION_QUERY = `query ReporterSubmission { reporterSubmission { id reportID formID completed completedAt formName organisationName reporterStatus standingMessage hasChat
+const SUBMISSION_QUERY = `query ReporterSubmission { reporterSubmission { id organisationID reportID formID completed completedAt formName organisationName reporterStatus standingMessage
+  standingMessageName hasChat
   allowChatFileUploads conversationClosed unreadMessages pages { name answers { widgetID title type answer } }
   attachments { id fileName fileSizeBytes mimeType fileURL } } }`;
 const CHANGE_PASSWORD_MUTATION = `mutation UserReportSubmissionChangePassword($oldPassword: String!, $newPassword: String!) {

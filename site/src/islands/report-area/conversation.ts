@@ -65,10 +65,10 @@ function parseSent(data: unknown): { ok: true; message: ChatMessage } | Failure 
 const eventSchema = v.object({ action: v.string(), message: messageSchema });
 export type ChatEvent = v.InferOutput<typeof eventSchema>;
 
-/** `new` adds a message; `seen` updates one already on screen (an older one stays out of the list). */
+/** `new` adds a message; `seen` and `redacted` update one already on screen (an older one stays out of the list). */
 export function applyEvent(list: readonly ChatMessage[], event: ChatEvent): ChatMessage[] {
   if (event.action === 'new') return mergeMessages(list, [event.message]);
-  if (event.action === 'seen' && list.some((message) => message.id === event.message.id)) return mergeMessages(list, [event.message]);
+  if ((event.action === 'seen' || event.action === 'redacted') && list.some((message) => message.id === event.message.id)) return mergeMessages(list, [event.message]);
   return list as ChatMessage[];
 }
 

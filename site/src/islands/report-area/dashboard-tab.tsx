@@ -2,6 +2,7 @@ import { AnswerPages } from '../../forms/answer-pages';
 import { RichText } from '../../forms/rich-text';
 import { formatDateTime } from '../../lib/format';
 import type { ReporterSubmission } from './area-api';
+import type { AreaTexts } from './area-language';
 
 // The server sends only these three words (never the staff status, an outcome, who handles the
 // report, its tags or notes); here they become what a reporter reads.
@@ -11,12 +12,15 @@ const STANDING: Record<ReporterSubmission['reporterStatus'], { label: string; te
   CLOSED: { label: 'Closed', text: 'The organisation has finished handling your report.' },
 };
 
-export function DashboardTab({ submission }: { submission: ReporterSubmission }) {
+/** `texts`: the form's name and message in the reporter's language (area-language.ts); the rest stays as it is. */
+export function DashboardTab({ submission, texts }: { submission: ReporterSubmission; texts: AreaTexts }) {
   const completedAt = submission.completedAt ? formatDateTime(submission.completedAt) : undefined;
   const standing = STANDING[submission.reporterStatus];
   return (
     <section className="stack" aria-labelledby="dashboard-title">
-      <h2 id="dashboard-title">{submission.formName || 'Report'}</h2>
+      <h2 id="dashboard-title" {...texts.formName.translatedIn}>
+        {texts.formName.text || 'Report'}
+      </h2>
       <dl className="report-summary">
         <div>
           <dt>ID</dt>
@@ -31,7 +35,7 @@ export function DashboardTab({ submission }: { submission: ReporterSubmission })
           <dd>
             <span className={`report-standing report-standing--${submission.reporterStatus.toLowerCase()}`}>{standing.label}</span>
             <span className="report-standing__text">{standing.text}</span>
-            <RichText html={submission.standingMessage} className="report-standing__message" />
+            <RichText html={texts.standingMessage.text} className="report-standing__message" {...texts.standingMessage.translatedIn} />
           </dd>
         </div>
       </dl>

@@ -1,6 +1,7 @@
 import { useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { formatDateTime } from '../../lib/format';
 import { liveState, onLiveState, type LiveState } from '../../lib/live';
+import { RedactedText } from '../../forms/redacted-text';
 import { sameOriginImageUrl } from '../organisation-display';
 import { IMAGE_TYPES, imageProblem, type ChatMessage } from './conversation';
 import { useConversation } from './use-conversation';
@@ -140,7 +141,11 @@ function MessageItem({ message, seen }: { message: ChatMessage; seen: boolean })
         {sender !== 'system' && ' · '}
         {formatDateTime(message.createdAt) ?? ''}
       </p>
-      {message.message && <p className="chat__text">{message.message}</p>}
+      {message.message && (
+        <p className="chat__text">
+          <RedactedText text={message.message} />
+        </p>
+      )}
       {imageUrl && <img className="chat__image" src={imageUrl} alt="Image sent in the conversation" />}
       {seen && <p className="chat__meta">Seen</p>}
     </li>

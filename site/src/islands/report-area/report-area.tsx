@@ -4,6 +4,8 @@ import { disposeLive } from '../../lib/live';
 import { useDocumentTitle } from '../page-focus';
 import { pageTitle } from '../page-title';
 import { QuickExit } from '../quick-exit';
+import { LanguageSelect } from '../language-menu';
+import { useAreaLanguage } from './area-language';
 import { AreaTabs, PANEL_ID, tabId, type Tab, type TabKey } from './area-tabs';
 import { consumeHandoff, finishOnUnload, leave, leaveIfSignedOut, loadSubmission, LOGIN_PATH, type ReporterSubmission } from './area-api';
 import { DashboardTab } from './dashboard-tab';
@@ -88,6 +90,8 @@ export function ReportArea() {
 function AreaContent({ submission, tab }: { submission: ReporterSubmission; tab: TabKey }) {
   const unread = useUnreadCount(submission.unreadMessages, submission.hasChat);
   const [leaving, setLeaving] = useState(false);
+  // The language chosen on the form (or on the report login) carries over: same tab, same storage key.
+  const language = useAreaLanguage(submission);
   const visible = TABS.filter((entry) => entry.key !== 'messages' || submission.hasChat);
   const current = visible.some((entry) => entry.key === tab) ? tab : 'dashboard';
   const tabs: Tab[] = visible.map((entry) => ({
@@ -112,10 +116,11 @@ function AreaContent({ submission, tab }: { submission: ReporterSubmission; tab:
           Leave
         </button>
       </header>
+      {language.setup && <LanguageSelect setup={language.setup} lang={language.lang} choose={language.choose} unavailable={language.unavailable} />}
       <AreaTabs tabs={tabs} current={current} />
       {/* Focusable, as the tabs pattern asks: Tab from the tab row reaches the panel even where it starts with plain text. */}
       <div className="card" id={PANEL_ID} role="tabpanel" aria-labelledby={tabId(current)} tabIndex={0}>
-        {current === 'dashboard' && <DashboardTab submission={submission} />}
+        {current === 'dashboard' && <DashboardTab submission={submission} texts={language.texts} />}
         {current === 'uploads' && <UploadsTab attachments={submission.attachments} />}
         {current === 'messages' && <MessagesTab conversationClosed={submission.conversationClosed} allowChatFileUploads={submission.allowChatFileUploads} />}
         {current === 'settings' && <SettingsTab />}

@@ -5,6 +5,10 @@ import { acceptFiles, allowedTypes, MAX_ATTACHMENTS, uploadAttachment, type Atta
 import type { Translatable } from '../../forms/translated-text';
 import type { ReporterForm } from './report-data';
 import { FlowError, StepActions } from './step-actions';
+import { cannotBeCleaned, UNCLEANABLE_EXTENSIONS } from '../../../../api/shared/uncleanable-files';
+
+/** Said before the report is sent, while the reporter can still delete the file (docs/decisions/048-clean-files.md). */
+export const DETAILS_KEPT_WARNING = 'Its details, such as the author, could not be removed: this file may carry your name. Delete it, or attach it as a PDF or a newer Office file (.docx, .xlsx, .pptx), whose details are removed.';
 
 type AttachFilesStepProps = {
   form: ReporterForm & Translatable;
@@ -37,7 +41,7 @@ export function AttachFilesStep({ form, attachments, setAttachments, flowError, 
     setAttachments((list) => [...list, ...entries.map(({ entry }) => entry)]);
     for (const { file, entry } of entries) {
       void uploadAttachment(file, (progress) => update(entry.key, { progress })).then((result) =>
-        update(entry.key, result.ok ? { status: 'done', progress: 1, id: result.id } : { status: 'error', error: result.message }),
+        update(entry.key, result.ok ? { status: 'done', progress: 1, id: result.id, metadataRemoved: result.metadataRemoved } : { status: 'error', error: result.message }),
       );
     }
   };
@@ -76,6 +80,9 @@ export function AttachFilesStep({ form, attachments, setAttachments, flowError, 
         <p className="upload-zone__hint">
           Up to <em className="upload-zone__emphasis">{MAX_ATTACHMENTS} files</em>, 25 MB in total. Allowed types: {types.join(' ')}
         </p>
+        {types.some((type) => UNCLEANABLE_EXTENSIONS.includes(type.slice(1))) && (
+          <p className="upload-zone__hint">Details such as the author's name are removed from pictures, PDFs and newer Office files before they are stored; old Office files ({UNCLEANABLE_EXTENSIONS.map((type) => `.${type}`).join(', ')}) keep theirs.</p>
+        )}
         <input
           ref={inputRef}
           type="file"
@@ -130,6 +137,11 @@ function AttachmentRow({ entry, onDelete }: { entry: AttachmentEntry; onDelete: 
         </progress>
       )}
       {entry.status === 'error' && <span className="upload-list__error">{entry.error}</span>}
+      {entry.status !== 'error' && (entry.metadataRemoved === false || cannotBeCleaned(entry.name)) && (
+        <span className="upload-list__warning" role="status">
+          {DETAILS_KEPT_WARNING}
+        </span>
+      )}
       {entry.status !== 'uploading' && (
         <button type="button" className="upload-list__delete" onClick={onDelete}>
           Delete<span className="visually-hidden"> {entry.name}</span>

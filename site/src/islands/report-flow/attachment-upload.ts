@@ -21,6 +21,8 @@ export type AttachmentEntry = {
   progress: number;
   id?: string;
   error?: string;
+  /** False when the server could not remove the file's details (an old Office file, an encrypted PDF). */
+  metadataRemoved?: boolean;
 };
 
 export function allowedTypes(formTypes: readonly string[]): string[] {
@@ -57,13 +59,13 @@ export function acceptFiles(chosen: readonly File[], current: readonly Attachmen
   return { accepted, problems };
 }
 
-const uploadedSchema = v.object({ id: v.string(), fileName: v.string(), fileSizeBytes: v.number() });
+const uploadedSchema = v.object({ id: v.string(), fileName: v.string(), fileSizeBytes: v.number(), metadataRemoved: v.optional(v.boolean(), true) });
 
 /**
  * One file, one request. XMLHttpRequest rather than fetch because only it reports upload
  * progress. There is deliberately no abort: uploads cannot be cancelled once started.
  */
-export function uploadAttachment(file: File, onProgress: (fraction: number) => void): Promise<{ ok: true; id: string } | { ok: false; message: string }> {
+export function uploadAttachment(file: File, onProgress: (fraction: number) => void): Promise<{ ok: true; id: string; metadataRemoved: boolean } | { ok: false; message: string }> {
   return new Promise((resolve) => {
     const request = new XMLHttpRequest();
     request.open('POST', UPLOAD_URL);
@@ -80,7 +82,7 @@ export function uploadAttachment(file: File, onProgress: (fraction: number) => v
       }
       if (request.status >= 200 && request.status < 300) {
         const parsed = v.safeParse(uploadedSchema, body);
-        resolve(parsed.success ? { ok: true, id: parsed.output.id } : { ok: false, message: ACTION_FAILED_MESSAGE });
+        resolve(parsed.success ? { ok: true, id: parsed.output.id, metadataRemoved: parsed.output.metadataRemoved } : { ok: false, message: ACTION_FAILED_MESSAGE });
       } else {
         resolve({ ok: false, message: errorMessageFrom(body, request.status, ACTION_FAILED_MESSAGE) });
       }

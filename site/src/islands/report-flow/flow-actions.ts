@@ -5,9 +5,9 @@ import type { AttachmentEntry } from './attachment-upload';
 import { storeCredentials } from './credentials';
 import { completeReport, loadReporterForm, savePage, startReport, unlockForm, type ReportCredentials } from './report-api';
 import type { ReporterForm } from './report-data';
-import { pageStepKey, type StepKey } from './report-routes';
-import { FORM_PASSWORD_FIELD, visiblePages, type Step } from './report-steps';
-import type { DataState } from './use-report-flow';
+import type { StepKey } from './report-routes';
+import type { Step } from './report-steps';
+import type { DataState, FlowHelpers } from './use-report-flow';
 
 // What Next and Submit do in the report flow. use-report-flow.ts fetches this module at the
 // first press, with the server calls it makes, so the page's first load carries neither.
@@ -38,6 +38,12 @@ export type FlowContext = {
   setFlagged: Dispatch<SetStateAction<ReadonlySet<StepKey>>>;
   setCredentials: (credentials: ReportCredentials) => void;
   goTo: (target: StepKey, options?: { replace?: boolean }) => void;
+  /**
+   * The flow's own helpers, handed over rather than imported. Code both this module and the page's
+   * first file import is split by the bundler into a third file the page loads at once, which
+   * compresses worse than one (docs/decisions/047-reporter-language-follow-up.md, page weight).
+   */
+  helpers: FlowHelpers;
 };
 
 /** After the page has re-rendered with its errors, bring the first one into view (spec: 500 ms). */
@@ -55,6 +61,7 @@ function scrollToFirstError(): void {
 export function actionsFor(context: FlowContext) {
   const { ready, form, formID, answers, started, pages, visible, steps, attachments, saved } = context;
   const { setData, setStarted, setErrors, setFlowError, setCompleted, setFlagged, setCredentials, goTo } = context;
+  const { parseReporterForm, visiblePages, pageStepKey, passwordField } = context.helpers;
 
   const fail = (message: string) => {
     setFlowError(message);
@@ -104,21 +111,21 @@ export function actionsFor(context: FlowContext) {
   // A secured form's page is served before the old page's unload logs the reporter out, so after
   // a reload it says "unlocked" for a session that is gone. Ask again, and show the password field.
   const relock = async (reportFormID: string, message: string) => {
-    const fresh = await loadReporterForm(reportFormID);
+    const fresh = await loadReporterForm(reportFormID, parseReporterForm);
     if (!fresh.ok || !ready || fresh.form.unlocked) return fail(message);
     setData({ ...ready, form: fresh.form });
-    fieldError(FORM_PASSWORD_FIELD, 'Required');
+    fieldError(passwordField, 'Required');
   };
 
   const welcomeNext = async (password: string) => {
     if (!ready) return;
     let current = ready.form;
     if (current.secured && !current.unlocked) {
-      if (password === '') return fieldError(FORM_PASSWORD_FIELD, 'Required');
+      if (password === '') return fieldError(passwordField, 'Required');
       const unlock = await unlockForm(current.id, password);
       if (!unlock.ok) return fail(unlock.message);
-      if (!unlock.unlocked) return fieldError(FORM_PASSWORD_FIELD, FORM_PASSWORD_INCORRECT);
-      const reloaded = await loadReporterForm(current.id);
+      if (!unlock.unlocked) return fieldError(passwordField, FORM_PASSWORD_INCORRECT);
+      const reloaded = await loadReporterForm(current.id, parseReporterForm);
       if (!reloaded.ok) return fail(reloaded.message);
       current = reloaded.form;
       setData({ ...ready, form: current });
@@ -128,7 +135,7 @@ export function actionsFor(context: FlowContext) {
       if (!start.ok) return current.secured ? relock(current.id, start.message) : fail(start.message);
       // Published anew since this page loaded: the report is made on the new build, so its questions are shown.
       if (start.buildID && start.buildID !== current.buildID) {
-        const reloaded = await loadReporterForm(current.id);
+        const reloaded = await loadReporterForm(current.id, parseReporterForm);
         if (!reloaded.ok) return fail(reloaded.message);
         current = reloaded.form;
         setData({ ...ready, form: current });

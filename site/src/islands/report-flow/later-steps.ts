@@ -19,18 +19,28 @@ export type LaterSteps = {
   LanguageMenu: typeof LanguageMenu;
 };
 
+/** The later code's loaders (later-code.ts), one hop away so this page's first file does not carry their file lists. */
+const laterCode = () => import('./later-code');
+
+/** What Next and Submit do (flow-actions.ts): fetched at the first press, or earlier while the welcome step is read. */
+export const importFlowActions = () => laterCode().then((code) => code.flowActions());
+/** The credentials this tab kept for a report on this form (a reload of the finish page). */
+export const readStoredCredentials = (formID: string) => laterCode().then((code) => code.readCredentials(formID));
+
 let loaded: LaterSteps | undefined;
 let loading: Promise<LaterSteps> | undefined;
 
 function loadLaterSteps(): Promise<LaterSteps> {
-  loading ??= import('./later-step-views').then(
-    (module) => (loaded = module.LATER_STEPS),
-    (error: unknown) => {
-      // A failed fetch is tried again when the flow next renders a later step.
-      loading = undefined;
-      throw error;
-    },
-  );
+  loading ??= laterCode()
+    .then((code) => code.laterStepViews())
+    .then(
+      (module) => (loaded = module.LATER_STEPS),
+      (error: unknown) => {
+        // A failed fetch is tried again when the flow next renders a later step.
+        loading = undefined;
+        throw error;
+      },
+    );
   return loading;
 }
 

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { AnswerMap } from '../../../../api/shared/form-definition';
 import { graphqlRequest } from '../../lib/graphql';
 import { FALLBACK_ERROR_MESSAGE, postJson } from '../../lib/http';
-import { parseReporterForm, type ReporterForm } from './report-data';
+import type { ReporterForm } from './report-data';
 
 // Every call the report flow makes (docs/decisions/008-reporter-api.md), but the end of the
 // session on leaving (quick-exit-actions.ts). Results are unions the caller must branch on;
@@ -21,10 +21,11 @@ const UPDATE_MUTATION = `mutation UserReportSubmissionUpdate($page: Int!, $answe
   userReportSubmissionUpdate(page: $page, answers: $answers, attachments: $attachments) { success errors { field message } } }`;
 const COMPLETE_MUTATION = `mutation UserReportSubmissionComplete { userReportSubmissionComplete { reportID generatedPassword } }`;
 
-export async function loadReporterForm(reportFormID: string): Promise<{ ok: true; form: ReporterForm } | Failure> {
+/** `parse`: report-data.ts's parseReporterForm, handed over by the flow (see FlowContext.helpers). */
+export async function loadReporterForm(reportFormID: string, parse: (value: unknown) => ReporterForm | undefined): Promise<{ ok: true; form: ReporterForm } | Failure> {
   const result = await graphqlRequest(FORM_QUERY, { reportFormID });
   if (!result.ok) return result;
-  const form = parseReporterForm((result.data as { reportSubmissionForm?: unknown }).reportSubmissionForm);
+  const form = parse((result.data as { reportSubmissionForm?: unknown }).reportSubmissionForm);
   return form ? { ok: true, form } : { ok: false, message: FALLBACK_ERROR_MESSAGE };
 }
 

@@ -5,7 +5,6 @@ import { useDocumentTitle, useFocusOnChange } from '../page-focus';
 import { pageTitle } from '../page-title';
 import { QuickExit } from '../quick-exit';
 import { FALLBACK_ERROR_MESSAGE } from '../../lib/http';
-import { REPORT_FORM_DATA_ID } from '../../lib/page-data';
 import { useLaterSteps, type LaterStepsState } from './later-steps';
 import { ProgressBar } from './progress-bar';
 import type { ReporterForm } from './report-data';
@@ -60,7 +59,7 @@ export function ReportFlow() {
           <p className="report-flow__form-name" {...form.translatedIn}>
             {form.name}
           </p>
-          {later.kind === 'ready' && <later.steps.LanguageMenu dataID={REPORT_FORM_DATA_ID} organisationID={organisation.id} form={data.form} onShown={flow.setShown} />}
+          {later.kind === 'ready' && <later.steps.LanguageMenu organisationID={organisation.id} form={data.form} onShown={flow.setShown} />}
         </header>
         {showProgress && (
           <ProgressBar

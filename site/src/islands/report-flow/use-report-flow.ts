@@ -7,18 +7,18 @@ import { readPageData, REPORT_FORM_DATA_ID } from '../../lib/page-data';
 import { endReportSession } from '../quick-exit-actions';
 import type { ShownForm } from '../language-menu';
 import type { AttachmentEntry } from './attachment-upload';
-import { readCredentials } from './credentials';
 import type { ReportCredentials } from './report-api';
-import { parseReportFormPage, type ReportFormPage, type ReporterForm } from './report-data';
+import { parseReportFormPage, parseReporterForm, type ReportFormPage, type ReporterForm } from './report-data';
 import type { FlowContext } from './flow-actions';
-import { parseReportRoute, stepPath, type StepKey } from './report-routes';
-import { reportSteps, visiblePages } from './report-steps';
+// What Next and Submit do, with the server calls they make: fetched at the first press (or while the
+// welcome step is read), since that step is readable before either is needed (docs/decisions/024-page-weight.md).
+import { importFlowActions as flowActions, readStoredCredentials } from './later-steps';
+import { pageStepKey, parseReportRoute, stepPath, type StepKey } from './report-routes';
+import { FORM_PASSWORD_FIELD, reportSteps, visiblePages } from './report-steps';
 
-/**
- * What Next and Submit do, with the server calls they make: fetched at the first press, since the
- * welcome step is on screen and readable before either is needed (docs/decisions/024-page-weight.md).
- */
-const flowActions = () => import('./flow-actions');
+/** What the actions (flow-actions.ts) use of the flow's own modules: see FlowContext.helpers. */
+const FLOW_HELPERS = { parseReporterForm, visiblePages, pageStepKey, passwordField: FORM_PASSWORD_FIELD };
+export type FlowHelpers = typeof FLOW_HELPERS;
 
 export type DataState = { kind: 'loading' } | { kind: 'error'; message: string } | ({ kind: 'ready' } & ReportFormPage);
 
@@ -102,10 +102,16 @@ export function useReportFlow() {
       return;
     }
     if (step === 'finish') {
-      const stored = readCredentials(form.id);
-      if (stored) setCredentials(stored);
-      else goTo('welcome', { replace: true });
-      return;
+      // A reload of the finish page: the credentials this tab kept, or back to the start.
+      let current = true;
+      const backToStart = () => current && goTo('welcome', { replace: true });
+      readStoredCredentials(form.id).then((stored) => {
+        if (stored && current) setCredentials(stored);
+        else backToStart();
+      }, backToStart);
+      return () => {
+        current = false;
+      };
     }
     if (step === 'welcome') return;
     if (!started) goTo('welcome', { replace: true });
@@ -149,6 +155,7 @@ export function useReportFlow() {
     setFlagged,
     setCredentials,
     goTo,
+    helpers: FLOW_HELPERS,
   });
   const welcomeNext = (password: string) => run(async () => (await flowActions()).actionsFor(context()).welcomeNext(password));
   const pageNext = (page: FormPage) => run(async () => (await flowActions()).actionsFor(context()).pageNext(page));

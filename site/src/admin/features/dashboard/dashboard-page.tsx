@@ -9,6 +9,7 @@ import { DateRangeFilter } from '../../ui/date-range-filter';
 import { dateFilterOf, rangeProblem, type DateRange } from '../../ui/date-range';
 import { LATEST_QUERY, STATS_QUERY, STATS_SUBSCRIPTION, type LatestReport, type ReportStats } from './dashboard-api';
 import { LatestReports } from './latest-reports';
+import { LegalClockCountsSection } from './legal-clock-counts';
 import { StatTiles } from './stat-tiles';
 import './dashboard.css';
 
@@ -65,6 +66,7 @@ export function DashboardPage({ viewer, organisationID }: DashboardPageProps) {
       </div>
       <ErrorBanner message={error} />
       <StatTiles stats={invalid ? undefined : shownStats} />
+      <LegalClockCountsSection organisationID={organisationID} />
       <LatestReports reports={latest.data?.reportSubmissions.list} linkReports={!isSuperAdmin(viewer)} organisationID={organisationID} />
       <p className="muted live-note" data-live={live}>
         {live === 'polling' ? 'Figures refresh every 30 seconds.' : 'Figures update live.'}

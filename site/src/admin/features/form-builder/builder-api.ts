@@ -46,7 +46,7 @@ const WIDGET_FIELDS = 'id type title required tooltip caption answers pageName c
 const BUILD_FIELDS = `id revision widgets { ${WIDGET_FIELDS} }`;
 const FORM_FIELDS = `id name organisationID locked secured publishState theme { ${THEME_KEYS.join(' ')} }
   welcomeMessageTitle welcomeMessageContent finishMessageTitle finishMessageContent uploadFilesMessage
-  assignedToSupportMessage reportClosedMessage showImportantInfoMessage showLogo hasChat allowFileUploads
+  assignedToSupportMessage reportClosedMessage acknowledgementMessage showImportantInfoMessage showLogo hasChat allowFileUploads
   allowChatFileUploads allowedFileTypes currentBuild { ${BUILD_FIELDS} }`;
 const TEMPLATE_FIELDS = `id name currentBuild { ${BUILD_FIELDS} }`;
 

@@ -1,4 +1,4 @@
-import type { FormWidget } from '../../../../../api/shared/form-definition';
+import { DEFAULT_ACKNOWLEDGEMENT_MESSAGE, type FormWidget } from '../../../../../api/shared/form-definition';
 import { THEME_KEYS, type FormTheme } from '../../../../../api/shared/theme';
 import { FILE_TYPES, PASSWORD_REQUIRED, REQUIRED, type FormSettings, type Loaded, type LoadedForm } from './builder-api';
 import type { BuilderAction, BuilderState } from './builder-store';
@@ -13,6 +13,8 @@ export const NEW_FORM_SETTINGS: FormSettings = {
   uploadFilesMessage: '',
   assignedToSupportMessage: '',
   reportClosedMessage: '',
+  // New forms acknowledge reports out of the box; forms saved before the setting existed stay silent.
+  acknowledgementMessage: DEFAULT_ACKNOWLEDGEMENT_MESSAGE,
   showImportantInfoMessage: false,
   showLogo: true,
   hasChat: true,
@@ -37,6 +39,7 @@ export function settingsOf(form: LoadedForm): FormSettings {
     uploadFilesMessage: form.uploadFilesMessage,
     assignedToSupportMessage: form.assignedToSupportMessage,
     reportClosedMessage: form.reportClosedMessage,
+    acknowledgementMessage: form.acknowledgementMessage,
     showImportantInfoMessage: form.showImportantInfoMessage,
     showLogo: form.showLogo,
     hasChat: form.hasChat,

@@ -51,6 +51,22 @@ export function FormSettingsPanel({ settings, onChange, problems, locked, wasSec
         <TextField id="builder-finish-title" label="Finish Message Title" value={settings.finishMessageTitle} onChange={(finishMessageTitle) => onChange({ finishMessageTitle })} />
         {message('finishMessageContent', 'Finish Message')}
         {MESSAGES.map(([key, label]) => message(key, label))}
+        <div className="field">
+          <label className="field__label" htmlFor="builder-acknowledgementMessage">
+            Automatic Acknowledgement
+          </label>
+          <textarea
+            id="builder-acknowledgementMessage"
+            className="field__input"
+            rows={3}
+            value={settings.acknowledgementMessage}
+            aria-describedby="builder-acknowledgement-hint"
+            onChange={(event) => onChange({ acknowledgementMessage: event.target.value })}
+          />
+          <p id="builder-acknowledgement-hint" className="muted">
+            Sent into the reporter&apos;s chat when they submit a report, and counts as acknowledging it. Leave empty to send none.
+          </p>
+        </div>
         <Check label="Show the important information message" checked={settings.showImportantInfoMessage} onChange={(showImportantInfoMessage) => onChange({ showImportantInfoMessage })} />
       </fieldset>
       <fieldset className="builder-group stack" disabled={locked}>

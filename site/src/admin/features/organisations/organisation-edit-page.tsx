@@ -1,5 +1,6 @@
 import { useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
 import { useMutation } from 'urql';
+import { LEGAL_CLOCKS_SETTING_LABEL } from '../../../../../api/shared/legal-clocks';
 import { TextField } from '../../../lib/text-field';
 import { organisationOverviewPath } from '../../paths';
 import { navigate } from '../../router';
@@ -12,6 +13,7 @@ import { SelectField } from '../../ui/select-field';
 import { isSuperAdmin, type Viewer } from '../../viewer';
 import { FormLanguageField } from './form-language-field';
 import { OrganisationLogoField } from './organisation-logo-field';
+import { RetentionField } from './retention-field';
 import { FONT_LABELS, ORGANISATION_NOT_FOUND, ORGANISATION_UPDATED, settingsOf, UPDATE_MUTATION, type FontFamily, type OrganisationDetail, type OrganisationSettings } from './organisations-api';
 import { useOrganisation } from './use-organisation';
 import './organisations.css';
@@ -151,6 +153,10 @@ function SettingsForm({ viewer, organisation, organisationID, RichTextEditor }: 
               onChange={(value) => set('staleMessageIntervalUnit')(value as OrganisationSettings['staleMessageIntervalUnit'])}
             />
           </div>
+        </Group>
+        <Group legend="Reports">
+          <Check label={LEGAL_CLOCKS_SETTING_LABEL} checked={values.legalClocksEnabled} onChange={set('legalClocksEnabled')} />
+          <RetentionField value={values.retentionMonths} onChange={set('retentionMonths')} />
         </Group>
         <Group legend="General Enquiries">
           <Check label="Enable general enquiries" checked={values.generalEnquiryEnabled} onChange={set('generalEnquiryEnabled')} />

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { RETENTION_SETTING_LABEL } from '../../../../../api/shared/retention';
 import { formatDateTime } from '../../../lib/format';
 import { organisationEditPath } from '../../paths';
 import { useDocumentTitle } from '../../ui/document-title';
@@ -7,6 +8,7 @@ import { MissingScreen } from '../../ui/missing-screen';
 import { can, isSuperAdmin, type Viewer } from '../../viewer';
 import { FONT_LABELS, ORGANISATION_NOT_FOUND, type OrganisationDetail } from './organisations-api';
 import { useOrganisation } from './use-organisation';
+import { languageLabel } from '../../ui/translation-languages';
 import './organisations.css';
 
 type Tab = 'overview' | 'details';
@@ -57,7 +59,7 @@ export function OrganisationOverviewPage({ viewer, organisationID }: Props) {
 }
 
 function OverviewCard({ organisation, seeSeats }: { organisation: OrganisationDetail; seeSeats: boolean }) {
-  const facts: [string, string][] = [['ABN', organisation.abn || '—'], ['Form language', organisation.formLanguage]];
+  const facts: [string, string][] = [['ABN', organisation.abn || '—'], ['Form language', languageLabel(organisation.formLanguage, null)]];
   if (seeSeats) facts.push(['Seats', `${organisation.usage.activeUsers}/${organisation.openSeatNumber}`]);
   facts.push(['Active Forms', String(organisation.usage.activeForms)], ['Subscribers', String(organisation.usage.activeSubscribers)], ['Created At', formatDateTime(organisation.createdAt) ?? '']);
   return (
@@ -96,6 +98,8 @@ function DetailsCard({ organisation, superAdmin }: { organisation: OrganisationD
     ['Stale message interval', `${organisation.staleMessageIntervalNumber} ${organisation.staleMessageIntervalUnit}${organisation.staleMessageIntervalNumber === 1 ? '' : 's'}`],
     ['Logo', organisation.logo ? `${organisation.logoWidthPixels} px wide, ${organisation.logoPaddingPixels} px padding` : 'None'],
     ['Logo on report forms', yesNo(organisation.showLogoOnReportForms)],
+    ['Legal deadlines', organisation.legalClocksEnabled ? 'On (acknowledge within 7 days, feedback within 3 months)' : 'Off'],
+    [RETENTION_SETTING_LABEL, organisation.retentionMonths === null ? 'Off' : String(organisation.retentionMonths)],
     ['General enquiries', organisation.generalEnquiryEnabled ? `On ('${organisation.generalEnquiryLabel}')` : 'Off'],
     ['Enquiry chat uploads', yesNo(organisation.allowGeneralEnquiryChatFileUploads)],
     ['Portal welcome message', yesNo(organisation.portalWelcomeMessageEnabled)],

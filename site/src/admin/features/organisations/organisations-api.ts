@@ -21,6 +21,10 @@ export type OrganisationSettings = {
   staleMessageIntervalNumber: number;
   staleMessageIntervalUnit: IntervalUnit;
   generalEnquiryEnabled: boolean;
+  /** Acknowledge within 7 days, feedback within 3 months (docs/decisions/050-legal-clocks.md). */
+  legalClocksEnabled: boolean;
+  /** Closed reports deleted this many months after closing; null is Off (docs/decisions/052-retention.md). */
+  retentionMonths: number | null;
   generalEnquiryLabel: string;
   generalEnquiryWelcomeMessageContent: string;
   allowGeneralEnquiryChatFileUploads: boolean;
@@ -41,6 +45,7 @@ const SETTINGS_KEYS = [
   'name', 'abn', 'openSeatNumber', 'staleMessageIntervalNumber', 'staleMessageIntervalUnit', 'generalEnquiryEnabled', 'generalEnquiryLabel',
   'generalEnquiryWelcomeMessageContent', 'allowGeneralEnquiryChatFileUploads', 'portalWelcomeMessageEnabled', 'portalWelcomeMessageContent',
   'showLogoOnReportForms', 'logoWidthPixels', 'logoPaddingPixels', 'fontFamily', 'enableEmailAuth2FA', 'enableSSO', 'enableFormTranslations', 'formLanguage',
+  'legalClocksEnabled', 'retentionMonths',
 ] as const satisfies readonly (keyof OrganisationSettings)[];
 
 /** The settings of a loaded organisation, as the update takes them (no ids, usage or logo). */
@@ -61,7 +66,7 @@ export type OrganisationDetail = OrganisationSettings & {
 const DETAIL_FIELDS = `id name abn slug publicURL createdAt archived logo { fileURL } openSeatNumber staleMessageIntervalNumber staleMessageIntervalUnit
   generalEnquiryEnabled generalEnquiryLabel generalEnquiryWelcomeMessageContent allowGeneralEnquiryChatFileUploads
   portalWelcomeMessageEnabled portalWelcomeMessageContent showLogoOnReportForms logoWidthPixels logoPaddingPixels fontFamily
-  enableEmailAuth2FA enableSSO enableFormTranslations formLanguage usage { activeUsers activeForms activeSubscribers }`;
+  enableEmailAuth2FA enableSSO enableFormTranslations formLanguage legalClocksEnabled retentionMonths usage { activeUsers activeForms activeSubscribers }`;
 
 export const ORGANISATION_QUERY = `query OrganisationDetail($id: ID!) { organisation(id: $id) { ${DETAIL_FIELDS} } }`;
 export const UPDATE_MUTATION = `mutation OrganisationUpdate($id: ID!, $input: OrganisationUpdateInput!) { organisationUpdate(id: $id, input: $input) { ${DETAIL_FIELDS} } }`;

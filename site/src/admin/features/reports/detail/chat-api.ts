@@ -6,6 +6,9 @@ export const READ_BATCH_MS = 500;
 
 const MESSAGE_FIELDS = 'id type message from fromUser { id firstName lastName } image { fileURL } createdAt read readAt';
 
+/** Redaction of a span of a message (decision 053); the message comes back as it now reads. */
+export const REDACT_MESSAGE_MUTATION = `mutation RedactMessage($id: ID!, $start: Int!, $end: Int!) {
+  reportConversationMessageRedact(id: $id, start: $start, end: $end) { ${MESSAGE_FIELDS} } }`;
 export const MESSAGES_QUERY = `query ReportChat($id: ID, $last: Int, $before: ID) {
   reportConversationMessages(reportSubmissionID: $id, last: $last, before: $before) { hasMore messages { ${MESSAGE_FIELDS} } } }`;
 export const MESSAGE_SUBSCRIPTION = `subscription ReportChatLive($id: ID) {
@@ -47,10 +50,10 @@ export function mergeMessages(existing: readonly ChatMessage[], incoming: readon
   return [...byId.values()].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
 }
 
-/** 'new' adds a message; 'seen' updates one already on screen. */
+/** 'new' adds a message; 'seen' and 'redacted' update one already on screen. */
 export function applyEvent(list: readonly ChatMessage[], event: ChatEvent): ChatMessage[] {
   if (event.action === 'new') return mergeMessages(list, [event.message]);
-  if (event.action === 'seen' && list.some((message) => message.id === event.message.id)) return mergeMessages(list, [event.message]);
+  if ((event.action === 'seen' || event.action === 'redacted') && list.some((message) => message.id === event.message.id)) return mergeMessages(list, [event.message]);
   return list as ChatMessage[];
 }
 

@@ -24,10 +24,11 @@ export const ANSWERS_QUERY = `query ReportAnswers($id: ID!) { reportSubmissionGe
 
 export type AnswerPage = { name: string; answers: { widgetID: string; title: string; type: string; answer: string[] }[] };
 
+/** The attachments with whether their identifying metadata was removed before storing (docs/decisions/048-clean-files.md). */
 export const ATTACHMENTS_QUERY = `query ReportAttachments($id: ID!) { reportSubmissionGet(id: $id) { id
-  attachments { id fileName fileSizeBytes fileURL mimeType } } }`;
+  attachments { id fileName fileSizeBytes fileURL mimeType metadataRemoved } } }`;
 
-export type Attachment = { id: string; fileName: string; fileSizeBytes: number; fileURL: string; mimeType: string };
+export type Attachment = { id: string; fileName: string; fileSizeBytes: number; fileURL: string; mimeType: string; metadataRemoved: boolean };
 
 const REPORT_RESULT = 'id status priority archived isMuted internalReference isOwner updatedAt';
 

@@ -1,13 +1,19 @@
 import { useState, type FormEvent } from 'react';
+import { RedactedText } from '../../../../forms/redacted-text';
 import { formatDateTime } from '../../../../lib/format';
 import { isTerminalStatus } from '../../../ui/badges';
 import { ErrorBanner } from '../../../ui/error-banner';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
-import { isOrganisationManager, type Viewer } from '../../../viewer';
+import { can, isOrganisationManager, type Viewer } from '../../../viewer';
+import { useReporterTranslation } from './reporter-translation-api';
 import { imageProblem, UPLOAD_FAILED, type ChatMessage } from './chat-api';
 import { AttachImageButton, ImagePreview, useImageChoice } from './chat-image';
 import type { ReportDetail } from './detail-api';
 import type { ReportRules } from './report-rules';
+import { mayRedact } from './redaction-api';
+import { RedactButton } from './redact-slot';
+import { SavedReplyMenu, withSavedReply } from './saved-reply-menu';
+import { LanguageChoiceSlot, MessageTranslateSlot } from './translation-slot';
 import { useChat } from './use-chat';
 import { usePresence, type Presence } from './use-presence';
 
@@ -23,7 +29,11 @@ export function MessagesTab({ viewer, report, rules }: MessagesTabProps) {
   const [busy, setBusy] = useState(false);
   const image = useImageChoice();
   const [confirming, setConfirming] = useState(false);
+  // Staff's Translate action (decision 046): one language for the whole chat, each message on request.
+  const translateFrom = useReporterTranslation(report.id);
+  const [translateLang, setTranslateLang] = useState('');
   const confirmBeforeSending = isOrganisationManager(viewer);
+  const redacts = mayRedact(viewer, report);
   // The receipt goes under the team's latest message the reporter has seen.
   const seenID = chat.messages.findLast((message) => message.from === 'User' && message.type !== 'System' && message.read)?.id;
 
@@ -75,6 +85,7 @@ export function MessagesTab({ viewer, report, rules }: MessagesTabProps) {
         Messages
       </h2>
       <ReporterPresence presence={presence.reporter} />
+      {translateFrom && <LanguageChoiceSlot id="messages-translate-language" formLanguage={translateFrom} value={translateLang} onChange={setTranslateLang} />}
       <ErrorBanner message={chat.error} />
       {chat.hasMore && (
         <button type="button" className="link-button chat__earlier" onClick={chat.loadEarlier} disabled={chat.loading}>
@@ -84,7 +95,14 @@ export function MessagesTab({ viewer, report, rules }: MessagesTabProps) {
       {chat.messages.length === 0 && !chat.loading && !chat.error && <p className="muted">No messages found</p>}
       <ol className="chat" aria-live="polite">
         {chat.messages.map((message) => (
-          <MessageItem key={message.id} message={message} mine={message.fromUser?.id === viewer.id} seen={message.id === seenID} />
+          <MessageItem
+            key={message.id}
+            message={message}
+            mine={message.fromUser?.id === viewer.id}
+            seen={message.id === seenID}
+            translateLang={translateFrom ? translateLang : null}
+            redact={redacts && message.type !== 'System' && message.message !== '' ? chat.redact : undefined}
+          />
         ))}
       </ol>
       {rules.canReply ? (
@@ -108,6 +126,16 @@ export function MessagesTab({ viewer, report, rules }: MessagesTabProps) {
           />
           {image.file && <ImagePreview file={image.file} url={image.previewURL} disabled={busy} onRemove={image.clear} />}
           <div className="actions chat-reply__actions">
+            {can(viewer, 'SavedReplyList') && (
+              <SavedReplyMenu
+                organisationID={report.submissionForm.organisationID}
+                disabled={busy}
+                onInsert={(body) => {
+                  setDraft((current) => withSavedReply(current, body));
+                  document.getElementById('chat-reply')?.focus();
+                }}
+              />
+            )}
             <AttachImageButton disabled={busy} onChoose={chooseImage} />
             <button type="submit" className="button" disabled={busy}>
               {busy ? 'Sending…' : 'Send'}
@@ -161,16 +189,32 @@ function senderName(message: ChatMessage, mine: boolean): string {
 /** Images are shown only from our own origin. */
 const sameOrigin = (url: string) => url.startsWith('/') && !url.startsWith('//');
 
-function MessageItem({ message, mine, seen }: { message: ChatMessage; mine: boolean; seen: boolean }) {
+type MessageItemProps = {
+  message: ChatMessage;
+  mine: boolean;
+  seen: boolean;
+  /** The language chosen for the Translate action, or null when it is not offered. */
+  translateLang: string | null;
+  /** Redacts a span of this message (decision 053), for those who may. */
+  redact?: ((messageID: string, start: number, end: number) => Promise<string | undefined>) | undefined;
+};
+
+function MessageItem({ message, mine, seen, translateLang, redact }: MessageItemProps) {
   const side = message.type === 'System' ? 'system' : message.from === 'User' ? 'team' : 'reporter';
   return (
     <li className={`chat__message chat__message--${side}${mine ? ' chat__message--mine' : ''}`}>
       <p className="chat__meta">
-        {side !== 'system' && `${senderName(message, mine)} · `}
+        {side === 'system' ? 'Automatic message · ' : `${senderName(message, mine)} · `}
         {formatDateTime(message.createdAt) ?? ''}
       </p>
-      {message.message && <p className="chat__text">{message.message}</p>}
+      {message.message && (
+        <p className="chat__text">
+          <RedactedText text={message.message} />
+        </p>
+      )}
+      {translateLang !== null && message.type !== 'System' && message.message.trim() !== '' && <MessageTranslateSlot messageID={message.id} lang={translateLang} />}
       {message.image && sameOrigin(message.image.fileURL) && <img className="chat__image" src={message.image.fileURL} alt="Image sent in the conversation" />}
+      {redact && <RedactButton label={`message of ${formatDateTime(message.createdAt) ?? ''}`} title="Redact part of this message" texts={[message.message]} onRedact={(_index, start, end) => redact(message.id, start, end)} />}
       {seen && <p className="chat__meta">Seen</p>}
     </li>
   );

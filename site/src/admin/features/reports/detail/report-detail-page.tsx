@@ -23,7 +23,11 @@ type ReportDetailPageProps = {
 };
 
 export const REPORT_NOT_FOUND = 'Report Submission is not found';
-export const FORM_NOT_FOUND = 'Report Form is not found';
+/**
+ * The address names a form the report is not (or no longer) filed under: a link from before the
+ * report moved, or a form since removed. The spec's admin-side wording for exactly that.
+ */
+export const FORM_NOT_FOUND = 'Report Form was not found or no longer exists.';
 
 export function ReportDetailPage({ viewer, tab, reportFormID, reportSubmissionID, organisationID }: ReportDetailPageProps) {
   const [result, reexecute] = useQuery<{ reportSubmissionGet: ReportDetail }>({ query: DETAIL_QUERY, variables: { id: reportSubmissionID } });

@@ -1,5 +1,6 @@
 import { useQuery } from 'urql';
 import { formatFileSize } from '../../../../lib/format';
+import { Badge } from '../../../ui/badges';
 import { ErrorBanner } from '../../../ui/error-banner';
 import { errorMessage } from '../../../ui/errors';
 import { ATTACHMENTS_QUERY, type Attachment, type ReportDetail } from './detail-api';
@@ -28,6 +29,11 @@ export function UploadsTab({ report }: { report: ReportDetail }) {
             <li key={file.id} className="file-list__item">
               <span className="file-list__name">{file.fileName}</span>
               <span className="muted file-list__meta">{`${formatFileSize(file.fileSizeBytes)} · ${file.mimeType}`}</span>
+              {file.metadataRemoved ? (
+                <Badge tone="positive">Metadata removed</Badge>
+              ) : (
+                <Badge tone="warning">Metadata not removed – may identify the reporter</Badge>
+              )}
               {sameOrigin(file.fileURL) && (
                 <a className="button button--small button--secondary" href={file.fileURL} download={file.fileName}>
                   Download

@@ -2,6 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useClient } from 'urql';
 import { onLiveReconnect } from '../../../../lib/live';
 import { errorMessage } from '../../../ui/errors';
+import { notify } from '../../../ui/notice-store';
+import { REDACTED_NOTICE } from './redaction-api';
 import {
   applyEvent,
   CHAT_PAGE_SIZE,
@@ -10,6 +12,7 @@ import {
   MESSAGES_QUERY,
   READ_BATCH_MS,
   READ_MUTATION,
+  REDACT_MESSAGE_MUTATION,
   SEND_IMAGE_MUTATION,
   SEND_MUTATION,
   UPLOAD_FAILED,
@@ -114,5 +117,14 @@ export function useChat(reportID: string, markRead: boolean) {
     return undefined;
   };
 
-  return { messages, hasMore, loading, error, loadEarlier, send, sendImage };
+  /** Redacts a span of a message (decision 053); answers an error message, or undefined once the chat shows it. */
+  const redact = async (messageID: string, start: number, end: number): Promise<string | undefined> => {
+    const result = await client.mutation<{ reportConversationMessageRedact: ChatMessage }>(REDACT_MESSAGE_MUTATION, { id: messageID, start, end }).toPromise();
+    if (result.error || !result.data) return errorMessage(result.error);
+    receive([result.data.reportConversationMessageRedact]);
+    notify(REDACTED_NOTICE);
+    return undefined;
+  };
+
+  return { messages, hasMore, loading, error, loadEarlier, send, sendImage, redact };
 }
