@@ -99,6 +99,9 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
   const stopHousekeeping = startHousekeeping(services);
   const legacySealing = startLegacySealing(database.db, keyRing, services.blobs);
   const app = createApp(services, { siteRoot: options.siteRoot ?? DEFAULT_SITE_ROOT });
+  // Caches serve only once this instance hears the invalidation channel: waiting for that (a round
+  // trip, bounded) lets the first requests use them. Unheard, the instance still serves, uncached.
+  await invalidator.heard(2_000);
   const server = Bun.serve<SocketData>({
     port: options.port ?? config.port,
     hostname: options.hostname ?? "0.0.0.0",

@@ -47,6 +47,8 @@ export interface Invalidator {
   announce(tx: Database, event: InvalidationEvent): Promise<() => Promise<void>>;
   /** True while this instance hears the channel; caches must not serve a copy while it is false. */
   hearing(): boolean;
+  /** Resolves once this instance has heard its own first heartbeat, or after `withinMs` if it has not. */
+  heard(withinMs: number): Promise<boolean>;
   /** Grows with every event applied here: a copy read before an event must not be stored after it. */
   epoch(): number;
   /** Says this instance is leaving, so no sender waits for its answer, and stops listening. */
@@ -61,6 +63,8 @@ export function createInvalidator(pubsub: PubSub, options: { now?: () => number 
   const waiting = new Map<string, { heardOwn: () => void; acks: Set<string>; onAck: () => void }>();
   let heardSelfAt = 0;
   let epoch = 0;
+  let firstHeard = () => {};
+  const heardFirst = new Promise<void>((resolve) => (firstHeard = resolve));
 
   const stopHeartbeats = pubsub.subscribe(HEARTBEAT_TOPIC, (payload) => {
     if (typeof payload.instance !== "string") return;
@@ -69,7 +73,10 @@ export function createInvalidator(pubsub: PubSub, options: { now?: () => number 
       return;
     }
     members.set(payload.instance, now());
-    if (payload.instance === instance) heardSelfAt = now();
+    if (payload.instance === instance) {
+      heardSelfAt = now();
+      firstHeard();
+    }
   });
   const stopEvents = pubsub.subscribe(EVENT_TOPIC, (payload) => {
     const event = parseWireEvent(payload);
@@ -143,6 +150,7 @@ export function createInvalidator(pubsub: PubSub, options: { now?: () => number 
       return () => (started ??= applied(id, heard, wait));
     },
     hearing: () => heardSelfAt > 0 && now() - heardSelfAt <= DEAF_AFTER_MS,
+    heard: (withinMs) => withTimeout(heardFirst, withinMs),
     epoch: () => epoch,
     async close() {
       clearInterval(timer);

@@ -3,6 +3,7 @@ import type { DatabaseHandle } from "../../../db/client.ts";
 import { createInvalidator, HEARTBEAT_MS, type Invalidator } from "../../../api/lib/invalidation.ts";
 import { createPubSub, type PubSub } from "../../../api/lib/pubsub.ts";
 import { SessionCache, type CachedSession } from "../../../api/lib/session-cache.ts";
+import { startTestServer } from "../../helpers/server.ts";
 import { cloneTemplate, type TestDatabase } from "../../setup/template.ts";
 
 /**
@@ -30,15 +31,20 @@ afterAll(async () => {
   await database.drop();
 });
 
+test("a server starts serving only once it hears the channel, so its first requests use the caches", async () => {
+  const server = await startTestServer();
+  try {
+    expect(server.lantern.services.invalidator.hearing()).toBe(true);
+  } finally {
+    await server.stop();
+  }
+});
+
 const session = (userId: string): CachedSession<string> => ({ value: `actor of ${userId}`, userId, lastSeenAt: new Date(clock), expiresAt: new Date(clock + 60_000) });
 
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await Bun.sleep(10);
-}
 
 test("nothing is kept before this instance has heard its own heartbeat, then copies are served", async () => {
-  await until(() => invalidator.hearing());
+  expect(await invalidator.heard(10_000)).toBe(true);
   expect(invalidator.hearing()).toBe(true);
   cache.store("token-a", session("user-1"), cache.mark());
   expect(cache.get<string>("token-a")?.value).toBe("actor of user-1");
