@@ -2,6 +2,7 @@ import { lt } from "drizzle-orm";
 import { proofOfWorkRedemptions } from "../../../db/schema/index.ts";
 import type { Services } from "../../context.ts";
 import { logError } from "../../lib/log.ts";
+import { observeJob } from "../../lib/metrics.ts";
 import { sweepAbandonedDrafts } from "../reporting/draft-cleaner.ts";
 import { forgetExpiredMailedTokens } from "../account-access/mailed-tokens.ts";
 import { forgetOldFailures } from "./failures.ts";
@@ -28,7 +29,7 @@ export function startHousekeeping(services: Services, intervalMs = HOUSEKEEPING_
   let running: Promise<void> | null = null;
   const timer = setInterval(() => {
     if (running) return;
-    running = runHousekeeping(services)
+    running = observeJob("housekeeping", runHousekeeping(services))
       .catch((error: unknown) => logError("Housekeeping failed", error))
       .finally(() => {
         running = null;
