@@ -7,6 +7,7 @@ import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { readOutbox } from "../../helpers/outbox-mail.ts";
 import { cookieFrom } from "../../helpers/session.ts";
 
 const TOKEN = randomBytes(32).toString("hex");
@@ -176,6 +177,41 @@ describe("with METRICS_TOKEN", () => {
     expect(value((await scrapeUntil(server, (s) => value(s, gauge) === before)).samples, gauge)).toBe(before);
   });
 
+  test("mail handed to the embedded outbox is counted, and the outbox's backlog is what lies in it", async () => {
+    const sent = 'lantern_mail_sent_total{mailer="outbox",result="sent"}';
+    const before = await scrape(server);
+    const forgot = await server.fetch("/api/gql/query", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ query: "mutation ($email: String!) { forgotPassword(email: $email) }", variables: { email: STAFF_EMAIL } }),
+    });
+    expect(forgot.status).toBe(200);
+    const after = await scrapeUntil(server, (s) => value(s, sent) > value(before.samples, sent));
+    expect(value(after.samples, sent)).toBe(value(before.samples, sent) + 1);
+    expect(value(after.samples, 'lantern_mail_sending{mailer="outbox"}')).toBe(0);
+    expect(value(after.samples, "lantern_mail_outbox_messages")).toBe(readOutbox(server.dataDir).length);
+    expect(readOutbox(server.dataDir).length).toBeGreaterThan(0);
+    expect(after.body).not.toContain(STAFF_EMAIL);
+  });
+
+  test("a scrape writes no access log line; another request does", async () => {
+    const lines: string[] = [];
+    const spy = spyOn(console, "log").mockImplementation((...args: unknown[]) => {
+      lines.push(args.map(String).join(" "));
+    });
+    setLogLevel("info");
+    try {
+      await scrape(server);
+      await server.fetch("/readyz");
+      await server.fetch("/api/nothing-here");
+    } finally {
+      setLogLevel((process.env.TEST_LOG_LEVEL as "silent" | "error" | "info" | undefined) ?? "silent");
+      spy.mockRestore();
+    }
+    const paths = lines.map((line) => (JSON.parse(line) as { path?: string }).path);
+    expect(paths).toEqual(["/api/nothing-here"]);
+  });
+
   test("a request with an unknown path, method and query string adds no series of its own", async () => {
     const before = await scrape(server);
     await server.fetch("/some/raw/path/7f3e?email=someone@example.org", { method: "PROPFIND" });
@@ -199,32 +235,5 @@ describe("the exposition format", () => {
     const lines = counter.render().split("\n");
     expect(lines).toEqual(["# HELP lantern_test_escapes_total Help with a \\\\ and a\\nline break.", "# TYPE lantern_test_escapes_total counter", 'lantern_test_escapes_total{what="say \\"hi\\"\\\\\\n"} 1']);
     expect(parseExposition(`${lines.join("\n")}\n`).size).toBe(1);
-  });
-});
-
-describe("the access log", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ env: { METRICS_TOKEN: TOKEN, LOG_LEVEL: "info" } });
-  }, 60_000);
-  afterAll(async () => {
-    await server.stop();
-    setLogLevel((process.env.TEST_LOG_LEVEL as "silent" | "error" | "info" | undefined) ?? "silent");
-  });
-
-  test("a scrape writes no line; another request does", async () => {
-    const lines: string[] = [];
-    const spy = spyOn(console, "log").mockImplementation((...args: unknown[]) => {
-      lines.push(args.map(String).join(" "));
-    });
-    try {
-      await scrape(server);
-      await server.fetch("/readyz");
-      await server.fetch("/api/nothing-here");
-    } finally {
-      spy.mockRestore();
-    }
-    const paths = lines.map((line) => (JSON.parse(line) as { path?: string }).path);
-    expect(paths).toEqual(["/api/nothing-here"]);
   });
 });
