@@ -182,13 +182,18 @@ export const uptime = register(new Gauge("lantern_process_uptime_seconds", "Seco
 for (const gauge of [openSockets, hashingInProgress]) gauge.set({}, 0);
 for (const lane of ["trusted", "open"]) hashingWaiting.set({ lane }, 0);
 
+/** Shows a job's counters at 0 from its start, for a job whose first run comes later. */
+export function declareJob(job: string): void {
+  jobRuns.touch({ job });
+  jobFailures.touch({ job });
+}
+
 /**
  * Records how a background job's run ends and hands the same promise back, still rejecting for its
  * caller: the job's own error handling is untouched.
  */
 export function observeJob<T>(job: string, run: Promise<T>): Promise<T> {
-  jobRuns.touch({ job });
-  jobFailures.touch({ job });
+  declareJob(job);
   run.then(
     () => {
       jobRuns.inc({ job });

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { ConfigError, parseConfig } from "../../../api/config.ts";
 import { setLogLevel } from "../../../api/lib/log.ts";
 import { Counter, escapeLabelValue } from "../../../api/lib/metrics.ts";
+import { hashPassword } from "../../../api/lib/passwords.ts";
 import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
@@ -124,6 +125,11 @@ describe("with METRICS_TOKEN", () => {
       expect(samples.has(name)).toBe(true);
     }
     expect(value(samples, "lantern_process_resident_memory_bytes")).toBeGreaterThan(1_000_000);
+    // Every background job has its series from the start, housekeeping too (its first round is minutes away).
+    for (const job of ["notifier", "stale_message_reminders", "legal_deadline_reminders", "retention_sweep", "housekeeping", "legacy_sealing"]) {
+      expect(samples.has(`lantern_job_runs_total{job="${job}"}`)).toBe(true);
+      expect(samples.has(`lantern_job_failures_total{job="${job}"}`)).toBe(true);
+    }
     // The start's background work ran: legacy sealing once, the notifier's first sweep.
     const legacy = await scrapeUntil(server, (s) => value(s, 'lantern_job_runs_total{job="legacy_sealing"}') >= 1);
     expect(value(legacy.samples, 'lantern_job_failures_total{job="legacy_sealing"}')).toBe(0);
@@ -192,6 +198,18 @@ describe("with METRICS_TOKEN", () => {
     expect(value(after.samples, "lantern_mail_outbox_messages")).toBe(readOutbox(server.dataDir).length);
     expect(readOutbox(server.dataDir).length).toBeGreaterThan(0);
     expect(after.body).not.toContain(STAFF_EMAIL);
+  });
+
+  test("the password hashing gate shows what runs and what waits, and empties", async () => {
+    // Forty hashes take a second or more two at a time: the scrape lands while most still wait.
+    const hashes = Array.from({ length: 40 }, (_, i) => hashPassword(`metrics-probe-${i}`));
+    const busy = (await scrape(server)).samples;
+    expect(value(busy, "lantern_password_hashing_in_progress")).toBe(2);
+    expect(value(busy, 'lantern_password_hashing_waiting{lane="trusted"}')).toBeGreaterThan(0);
+    await Promise.all(hashes);
+    const idle = (await scrape(server)).samples;
+    expect(value(idle, "lantern_password_hashing_in_progress")).toBe(0);
+    expect(value(idle, 'lantern_password_hashing_waiting{lane="trusted"}')).toBe(0);
   });
 
   test("a scrape writes no access log line; another request does", async () => {
