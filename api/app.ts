@@ -21,6 +21,7 @@ import { authRoutes } from "./http/auth-routes.ts";
 import { ssoRoutes } from "./http/sso-routes.ts";
 import { onboardingRoutes } from "./http/onboarding-routes.ts";
 import { healthRoutes } from "./http/health.ts";
+import { countedSockets, metricsRoutes, requestMetrics } from "./http/metrics-routes.ts";
 import { pageHandler } from "./http/pages.ts";
 import { requestState } from "./http/session.ts";
 import { securityHeaders } from "./http/security-headers.ts";
@@ -37,7 +38,7 @@ export interface LanternApp {
   hono: Hono<AppEnv>;
 }
 
-export function createApp(services: Services, options: { siteRoot: string; directGraphql?: boolean }): LanternApp {
+export function createApp(services: Services, options: { siteRoot: string; directGraphql?: boolean; migrationsFolder?: string }): LanternApp {
   const site = new StaticSite(options.siteRoot);
   const yoga = createGraphqlServer({ production: services.config.production });
   // Tests turn it off to compare its answers with Yoga's own (tests/api/graphql/direct-requests.test.ts).
@@ -47,9 +48,11 @@ export function createApp(services: Services, options: { siteRoot: string; direc
   const { protocol } = services.config;
   const secureCookies = protocol === "https";
 
+  hono.use("*", requestMetrics());
   hono.use("*", accessLog());
   hono.use("*", securityHeaders({ https: protocol === "https" }));
-  hono.route("/", healthRoutes(services));
+  hono.route("/", healthRoutes(services, options.migrationsFolder));
+  hono.route("/", metricsRoutes(services));
   // Before the session is looked up: a refused request costs no database work.
   hono.use("/api/*", originGuard(protocol));
   hono.use("*", requestState(services));
@@ -118,7 +121,7 @@ export function createApp(services: Services, options: { siteRoot: string; direc
 
   return {
     hono,
-    websocket: createWebSocketHandler(yoga, sessionSockets, services.invalidator),
+    websocket: countedSockets(createWebSocketHandler(yoga, sessionSockets, services.invalidator)),
     async fetch(request, server) {
       // A Host header that is not a host (say "a:1:2") leaves no valid request URL; every layer
       // below reads that URL, so such a request is refused here, before any of them.

@@ -98,7 +98,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
   const stopRetention = startRetention(services);
   const stopHousekeeping = startHousekeeping(services);
   const legacySealing = startLegacySealing(database.db, keyRing, services.blobs);
-  const app = createApp(services, { siteRoot: options.siteRoot ?? DEFAULT_SITE_ROOT });
+  const app = createApp(services, { siteRoot: options.siteRoot ?? DEFAULT_SITE_ROOT, ...(options.migrationsFolder ? { migrationsFolder: options.migrationsFolder } : {}) });
   // Caches serve only once this instance hears the invalidation channel: waiting for that (a round
   // trip, bounded) lets the first requests use them. Unheard, the instance still serves, uncached.
   await invalidator.heard(2_000);

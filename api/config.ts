@@ -75,6 +75,15 @@ const EnvSchema = v.object({
   MASTER_KEY: v.optional(masterKeyText),
   MASTER_KEY_FILE: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
   MASTER_KEY_PREVIOUS: v.optional(masterKeyText),
+  // The metrics page (docs/decisions/054-health-and-metrics.md) is off unless a scraper's token is set.
+  METRICS_TOKEN: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[\x21-\x7e]*$/, "must be printable ASCII without spaces (openssl rand -hex 32)"),
+      v.minLength(32, "must be at least 32 characters (openssl rand -hex 32)"),
+      v.maxLength(512, "must be at most 512 characters"),
+    ),
+  ),
 });
 
 export type BlobStoreConfig =
@@ -136,11 +145,13 @@ export interface Config {
   sso: SsoConfig | null;
   translation: TranslationConfig | null;
   masterKey: MasterKeyConfig;
+  /** The bearer token a Prometheus scraper sends for /metrics; null turns the page off. */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {}
 
-const SECRET_SETTINGS = new Set(["MASTER_KEY", "MASTER_KEY_PREVIOUS", "DATABASE_URL", "SMTP_URL", "S3_SECRET_ACCESS_KEY", "SSO_CLIENT_SECRET", "TRANSLATION_API_KEY"]);
+const SECRET_SETTINGS = new Set(["MASTER_KEY", "MASTER_KEY_PREVIOUS", "DATABASE_URL", "SMTP_URL", "S3_SECRET_ACCESS_KEY", "SSO_CLIENT_SECRET", "TRANSLATION_API_KEY", "METRICS_TOKEN"]);
 
 /** Parses an environment; throws ConfigError with one line naming the bad variable. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -184,6 +195,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     production,
     protocol: e.PUBLIC_ORIGIN_PROTOCOL ?? (production ? "https" : "http"),
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN ?? null,
   };
 }
 

@@ -1,6 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 import { infoEnabled, logInfo } from "../lib/log.ts";
 
+/** Probes and scrapes arrive every few seconds and say nothing an operator reads a log for. */
+const QUIET_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+
 /**
  * One line per request: method, path, status, duration. Never the client address, the user agent,
  * the query string (it may hold tokens) or any header: a reporter must not be identifiable from logs.
@@ -11,7 +14,7 @@ export function accessLog(): MiddlewareHandler {
     const started = performance.now();
     await next();
     const path = new URL(c.req.url).pathname;
-    if (path === "/healthz" || path === "/readyz") return;
+    if (QUIET_PATHS.has(path)) return;
     logInfo("request", { method: c.req.method, path: redactPath(path), status: c.res.status, ms: Math.round(performance.now() - started) });
   };
 }

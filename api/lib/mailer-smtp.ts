@@ -1,5 +1,6 @@
 import { createTransport } from "nodemailer";
 import type { MailerOptions, Mailer } from "./mailer.ts";
+import { observeMail } from "./metrics.ts";
 
 /**
  * Mail through an SMTP server (smtp:// or smtps://, credentials in the URL). A pool keeps a few
@@ -16,14 +17,16 @@ export function createSmtpMailer(config: { url: string; from: string }, options:
   return {
     kind: "smtp",
 
-    async send(mail) {
-      await transport.sendMail({
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        ...(mail.html === undefined ? {} : { html: mail.html }),
-      });
-    },
+    // The pool queues what its connections cannot take yet: a send is counted until the server accepts it.
+    send: (mail) =>
+      observeMail("smtp", async () => {
+        await transport.sendMail({
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          ...(mail.html === undefined ? {} : { html: mail.html }),
+        });
+      }),
 
     async close() {
       transport.close();

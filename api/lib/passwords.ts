@@ -31,6 +31,11 @@ export function openLaneLoad(): number {
   return waiting.open.length / MAX_QUEUED.open;
 }
 
+/** What the gate holds now, for the metrics page: hashes running and waiting per lane. */
+export function hashingGateState(): { running: number; waiting: Record<HashingLane, number> } {
+  return { running, waiting: { trusted: waiting.trusted.length, open: waiting.open.length } };
+}
+
 async function gated<T>(lane: HashingLane, work: () => Promise<T>): Promise<T> {
   if (running < MAX_CONCURRENT) running += 1;
   else {

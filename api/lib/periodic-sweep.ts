@@ -1,4 +1,5 @@
 import { logError } from "./log.ts";
+import { observeJob } from "./metrics.ts";
 
 /**
  * Runs `work` at once and then every `everyMs`, never two at a time; a failure is logged and the
@@ -6,10 +7,11 @@ import { logError } from "./log.ts";
  * so a server stops only after the mail or deletion it started is done.
  */
 export function startPeriodicSweep(what: string, everyMs: number, work: () => Promise<unknown>): () => Promise<void> {
+  const job = jobName(what);
   let running: Promise<void> | null = null;
   const sweep = () => {
     if (running) return;
-    running = work()
+    running = observeJob(job, work())
       .then(() => undefined)
       .catch((error: unknown) => logError(`${what} failed`, error))
       .finally(() => {
@@ -23,4 +25,9 @@ export function startPeriodicSweep(what: string, everyMs: number, work: () => Pr
     clearInterval(timer);
     await running;
   };
+}
+
+/** The job's label on the metrics page, from its fixed description: "Retention sweep" is retention_sweep. */
+export function jobName(what: string): string {
+  return what.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
 }

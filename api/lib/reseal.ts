@@ -6,6 +6,7 @@ import { SEALED_BLOB_PURPOSES } from "../modules/files/sealed-files.ts";
 import { newBlobKey, type BlobStore } from "./blob-store.ts";
 import { isSealedFile, SEALED_TEXT_PREFIX, Sealer, type KeyRing, type SealPurpose } from "./key-ring.ts";
 import { logError, logInfo } from "./log.ts";
+import { observeJob } from "./metrics.ts";
 import { sha256Hex } from "./tokens.ts";
 
 /**
@@ -275,7 +276,7 @@ export const resealedAnything = (counts: ResealCounts) => Object.values(counts).
  */
 export function startLegacySealing(db: Database, keyRing: KeyRing, store: BlobStore): { done: Promise<ResealCounts | null>; stop(): Promise<void> } {
   let stopping = false;
-  const done = resealAll(db, keyRing, store, { mode: "legacy", shouldStop: () => stopping }).then(
+  const done = observeJob("legacy_sealing", resealAll(db, keyRing, store, { mode: "legacy", shouldStop: () => stopping })).then(
     (counts) => {
       if (resealedAnything(counts)) logInfo("Values stored before encryption were sealed", { ...counts });
       return counts;

@@ -2,6 +2,7 @@ import { lt } from "drizzle-orm";
 import { proofOfWorkRedemptions } from "../../../db/schema/index.ts";
 import type { Services } from "../../context.ts";
 import { logError } from "../../lib/log.ts";
+import { declareJob, observeJob } from "../../lib/metrics.ts";
 import { sweepAbandonedDrafts } from "../reporting/draft-cleaner.ts";
 import { forgetExpiredMailedTokens } from "../account-access/mailed-tokens.ts";
 import { forgetOldFailures } from "./failures.ts";
@@ -26,9 +27,10 @@ export async function runHousekeeping(services: Services, now = new Date()): Pro
  */
 export function startHousekeeping(services: Services, intervalMs = HOUSEKEEPING_INTERVAL_MS): () => Promise<void> {
   let running: Promise<void> | null = null;
+  declareJob("housekeeping");
   const timer = setInterval(() => {
     if (running) return;
-    running = runHousekeeping(services)
+    running = observeJob("housekeeping", runHousekeeping(services))
       .catch((error: unknown) => logError("Housekeeping failed", error))
       .finally(() => {
         running = null;

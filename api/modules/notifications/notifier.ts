@@ -1,6 +1,7 @@
 import type { Services } from "../../context.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { logError, logInfo } from "../../lib/log.ts";
+import { observeJob } from "../../lib/metrics.ts";
 import { mailFailureReason, type OutgoingMail } from "../../lib/mailer.ts";
 import { reportConsoleUrl } from "../reports/forward-email.ts";
 import { claimNotification, type NotificationKind } from "./claim.ts";
@@ -88,7 +89,7 @@ async function onMessage(services: Services, payload: Record<string, unknown>): 
 export function startNotifier(services: Services, timing: NoticeTiming = NOTICE_TIMING): () => Promise<void> {
   const pending = new Set<Promise<void>>();
   const run = (kind: NotificationKind, work: () => Promise<void>) => {
-    const task = work().catch((error: unknown) => logError("A notification failed", undefined, { kind, reason: mailFailureReason(error) }));
+    const task = observeJob("notifier", work()).catch((error: unknown) => logError("A notification failed", undefined, { kind, reason: mailFailureReason(error) }));
     pending.add(task);
     void task.finally(() => pending.delete(task));
   };
