@@ -25,13 +25,13 @@ let story: Story;
 beforeAll(async () => {
   source = await startTestServer();
   story = await tellStory(source);
-});
+}, 120_000);
 
 afterAll(async () => {
   await source.stop();
   for (const target of targets) await target.remove();
   rmSync(archives, { recursive: true, force: true });
-});
+}, 60_000);
 
 async function restoredInto(archive: string): Promise<Installation> {
   const target = await emptyInstallation();
