@@ -35,21 +35,33 @@ async function firstForeignLocal(root: string, directory: string, allowed: Set<s
 }
 
 async function firstForeignS3(config: Extract<BlobStoreConfig, { kind: "s3" }>, allowed: Set<string>): Promise<string | null> {
-  const { ListObjectsV2Command, S3Client } = await import("@aws-sdk/client-s3");
+  const { ListObjectsCommand, S3Client } = await import("@aws-sdk/client-s3");
   const client = new S3Client({
     region: config.region,
     forcePathStyle: config.forcePathStyle,
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
     ...(config.accessKeyId && config.secretAccessKey ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } } : {}),
   });
+  // Path-style listing is sent as `/bucket/`; some S3-compatible servers sign `/bucket` instead and
+  // refuse the request. Both name the same bucket on S3 itself, so the shorter form is sent.
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      const request = args.request as { path?: string };
+      if (request.path && request.path.length > 1 && request.path.endsWith("/")) request.path = request.path.slice(0, -1);
+      return next(args);
+    },
+    { step: "build", name: "lanternBucketPathWithoutSlash" },
+  );
   try {
-    let token: string | undefined;
-    do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: config.bucket, ...(token ? { ContinuationToken: token } : {}) }));
-      for (const object of page.Contents ?? []) if (object.Key && !allowed.has(object.Key)) return object.Key;
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-    return null;
+    // The first version of listing: S3-compatible servers implement it most faithfully.
+    let marker: string | undefined;
+    for (;;) {
+      const page = await client.send(new ListObjectsCommand({ Bucket: config.bucket, ...(marker ? { Marker: marker } : {}) }));
+      const contents = page.Contents ?? [];
+      for (const object of contents) if (object.Key && !allowed.has(object.Key)) return object.Key;
+      if (!page.IsTruncated || contents.length === 0) return null;
+      marker = contents.at(-1)!.Key;
+    }
   } finally {
     client.destroy();
   }
