@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startLantern } from "../../../api/boot.ts";
-import { parseConfig } from "../../../api/config.ts";
+import { decodeMasterKeyText, parseConfig } from "../../../api/config.ts";
+import { masterKeyId } from "../../../api/lib/master-key.ts";
 import { TEST_MASTER_KEY } from "../../helpers/master-key.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { usingPostgres } from "../../setup/template.ts";
@@ -125,8 +126,13 @@ describe("after a restore", () => {
     const target = await emptyTarget();
     expect((await cli(target, "restore", "--from", compressed)).code).toBe(0);
     const otherKey = Buffer.alloc(32, 9).toString("base64");
-    const start = startRestored(target, otherKey);
-    expect(start).rejects.toThrow("The master key does not match this database");
-    await start.catch(() => undefined);
+    const refused = await startRestored(target, otherKey).then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    expect(refused).toStartWith("The master key does not match this database");
+    expect(refused).toContain(masterKeyId(decodeMasterKeyText(TEST_MASTER_KEY)!));
+    expect(refused).toContain(masterKeyId(decodeMasterKeyText(otherKey)!));
+    expect(refused!.split("\n")).toHaveLength(1);
   }, 60_000);
 });
