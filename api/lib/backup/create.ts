@@ -45,8 +45,12 @@ export async function writeBackup(handle: DatabaseHandle, blobs: BlobStore, writ
       const migration = await lastMigration(tx);
       if (!migration) throw new Error("The database has no migrations applied: there is nothing to back up");
       manifest.migration = migration;
-      manifest.masterKeyIds = resultRows<{ id: string }>(await tx.execute(sql`select distinct master_key_id as id from data_keys order by 1`)).map((row) => row.id);
-      for (const table of await schemaTables(tx)) {
+      const tables = await schemaTables(tx);
+      // Databases from before encryption at rest (decision 049) have no data keys, and need no master key.
+      if (tables.includes("data_keys")) {
+        manifest.masterKeyIds = resultRows<{ id: string }>(await tx.execute(sql`select distinct master_key_id as id from data_keys order by 1`)).map((row) => row.id);
+      }
+      for (const table of tables) {
         let rows = 0;
         let chunk = 0;
         await tx.execute(sql.raw(`declare lantern_backup no scroll cursor for select row_to_json(t)::text as r from "${table}" t`));
