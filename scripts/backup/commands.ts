@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { Config } from "../../api/config.ts";
 import { createBlobStore } from "../../api/lib/blob-store.ts";
@@ -59,8 +59,14 @@ async function backup(args: string[], config: Config): Promise<void> {
   let close = async () => {};
   if (tar) via = "the running server";
   else {
-    if (config.database.kind === "pglite" && (!existsSync(config.database.dataDir) || readdirSync(config.database.dataDir).length === 0)) {
-      throw new UsageError(`There is no database in ${config.database.dataDir} to back up`);
+    if (config.database.kind === "pglite") {
+      const directory = config.database.dataDir;
+      if (!existsSync(directory) || readdirSync(directory).length === 0) throw new UsageError(`There is no database in ${directory} to back up`);
+      // PGlite keeps this lock file while a process has the directory open: opening it a second time would damage it.
+      const lock = join(directory, "postmaster.pid");
+      if (existsSync(lock)) {
+        throw new UsageError(`The embedded database is open in another process and no server answers on its backup socket: stop that process (if none runs, a crash left ${lock}: remove it)`);
+      }
     }
     const database = await openDatabase(config.database.kind === "pglite" ? config.database : { ...config.database, max: 2 }, { preparedCluster: null });
     close = () => database.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeMasterKeyText } from "../../../api/config.ts";
@@ -9,6 +9,7 @@ import { TEST_MASTER_KEY } from "../../helpers/master-key.ts";
 import { SEND } from "../../helpers/sealed-journey.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { loginAs } from "../../helpers/session.ts";
+import { usingPostgres } from "../../setup/template.ts";
 import { cli, emptyInstallation, expectStoryOn, installationOf, LIST, reporterLogin, startRestored, tellStory, type Installation, type Story } from "./backup-support.ts";
 
 /**
@@ -60,7 +61,9 @@ describe("backup and restore", () => {
     backupDone = true;
     await traffic;
     expect({ code: backup.code, stderr: backup.stderr }).toEqual({ code: 0, stderr: "" });
-    expect(backup.stdout).toContain("files");
+    // The embedded database is the server's alone: the archive comes through its owner-only socket.
+    expect(backup.stdout).toContain(usingPostgres() ? "through the database" : "through the running server");
+    if (!usingPostgres()) expect(statSync(join(source.dataDir, "backup.sock")).mode & 0o777).toBe(0o600);
     expect(backup.stdout).toContain(`needs master key ${KEY_ID}`);
     expect(answers.every(Boolean)).toBe(true);
     expect(answers.length).toBeGreaterThanOrEqual(3);
