@@ -12,7 +12,8 @@ export function wantsGzip(path: string): boolean {
 export async function saveArchive(tar: ReadableStream<Uint8Array>, path: string): Promise<number> {
   const partial = `${path}.partial`;
   const source = wantsGzip(path) ? tar.pipeThrough(new CompressionStream("gzip") as unknown as ReadableWritablePair<Uint8Array, Uint8Array>) : tar;
-  const file = await open(partial, "wx", 0o600);
+  // A partial file left by an interrupted backup is this command's to replace.
+  const file = await open(partial, "w", 0o600);
   let bytes = 0;
   try {
     for await (const chunk of source) {
