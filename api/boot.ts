@@ -26,6 +26,7 @@ import { createTranslator } from "./modules/translation/service.ts";
 import { discardGeneratedKey, loadMasterKeys } from "./lib/master-key.ts";
 import { KeyRing } from "./lib/key-ring.ts";
 import { startLegacySealing, type ResealCounts } from "./lib/reseal.ts";
+import { serveBackupSocket } from "./lib/backup/socket.ts";
 
 export const DEFAULT_SITE_ROOT = fileURLToPath(new URL("../site/dist", import.meta.url));
 
@@ -110,6 +111,8 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
     fetch: (request, srv) => app.fetch(request, srv),
     websocket: { ...app.websocket, idleTimeout: 60 },
   });
+  // The embedded database is this process's alone: the CLI's backups are served through it (decision 055).
+  const stopBackupSocket = config.database.kind === "pglite" ? await serveBackupSocket(config.dataDir, database, services.blobs) : async () => {};
   const url = `http://localhost:${server.port}`;
   logInfo("Lantern is serving", { url, database: config.database.kind });
   let stopped = false;
@@ -123,6 +126,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
       if (stopped) return;
       stopped = true;
       await server.stop(true);
+      await stopBackupSocket();
       // Before the pubsub, mailer and database it uses are closed: mail under way is finished first.
       await stopNotifier();
       await stopReminders();

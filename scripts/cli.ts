@@ -17,7 +17,9 @@ const USAGE = `Usage:
   bun run cli migrate
   bun run cli create-superadmin --email EMAIL --password PASSWORD
   bun run cli seed-demo
-  bun run cli rotate-keys [--switch-delay-seconds N]`;
+  bun run cli rotate-keys [--switch-delay-seconds N]
+  bun run cli backup --to FILE
+  bun run cli restore --from FILE`;
 
 const [command, ...rest] = process.argv.slice(2);
 const config = loadConfigOrExit();
@@ -25,6 +27,12 @@ const config = loadConfigOrExit();
 function fail(message: string): never {
   console.error(message);
   process.exit(1);
+}
+
+// A backup may go through the running server, and a restore needs its target untouched: neither opens the database here.
+if (command === "backup" || command === "restore") {
+  const { runBackupCommand } = await import("./backup/commands.ts");
+  process.exit(await runBackupCommand(command, rest, config));
 }
 
 const database = await openDatabase(config.database);
