@@ -26,6 +26,7 @@ import { createTranslator } from "./modules/translation/service.ts";
 import { discardGeneratedKey, loadMasterKeys } from "./lib/master-key.ts";
 import { KeyRing } from "./lib/key-ring.ts";
 import { startLegacySealing, type ResealCounts } from "./lib/reseal.ts";
+import { GracefulStop } from "./lib/graceful-stop.ts";
 
 export const DEFAULT_SITE_ROOT = fileURLToPath(new URL("../site/dist", import.meta.url));
 
@@ -102,13 +103,14 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
   // Caches serve only once this instance hears the invalidation channel: waiting for that (a round
   // trip, bounded) lets the first requests use them. Unheard, the instance still serves, uncached.
   await invalidator.heard(2_000);
+  const graceful = new GracefulStop();
   const server = Bun.serve<SocketData>({
     port: options.port ?? config.port,
     hostname: options.hostname ?? "0.0.0.0",
     maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
     idleTimeout: 30,
-    fetch: (request, srv) => app.fetch(request, srv),
-    websocket: { ...app.websocket, idleTimeout: 60 },
+    fetch: graceful.fetch((request: Request, srv: Server<SocketData>) => app.fetch(request, srv)),
+    websocket: { ...graceful.websocket(app.websocket), idleTimeout: 60 },
   });
   const url = `http://localhost:${server.port}`;
   logInfo("Lantern is serving", { url, database: config.database.kind });
@@ -122,7 +124,8 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
     async stop() {
       if (stopped) return;
       stopped = true;
-      await server.stop(true);
+      // New connections are refused at once; requests under way finish within the grace (decision 056).
+      await graceful.stop(server as Server<unknown>, config.shutdownGraceMs);
       // Before the pubsub, mailer and database it uses are closed: mail under way is finished first.
       await stopNotifier();
       await stopReminders();

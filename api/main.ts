@@ -31,9 +31,20 @@ try {
     },
   });
   if (config.logLevel === "info") console.log(startBanner(config, lantern.server.port!, seed).join("\n"));
-  const shutdown = async () => {
-    await lantern.stop();
-    process.exit(0);
+  // The first signal stops gracefully (decision 056) and exits 0; a second one, while that runs, ends
+  // the process at once with the shell's code for the signal.
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(signal === "SIGINT" ? 130 : 143);
+    stopping = true;
+    if (config.logLevel === "info") console.log(`${signal}: stopping, requests under way get ${config.shutdownGraceMs / 1000} s`);
+    lantern.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logError("Lantern did not stop cleanly", error);
+        process.exit(1);
+      },
+    );
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);

@@ -1,0 +1,91 @@
+import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
+
+/**
+ * A server's graceful stop (docs/decisions/056-shutdown-and-crash-safety.md): stop listening at
+ * once, close every WebSocket with 1012 ("service restart", which graphql-ws clients retry), let
+ * the requests under way finish within a bound, and refuse with 503 + Connection: close whatever
+ * still arrives on a connection that was already open.
+ */
+
+/** The WebSocket close code for "the server is restarting: come back" (RFC 6455 registry). */
+export const SERVICE_RESTART = 1012;
+
+/** Answers a request that arrived after the stop began: a load balancer sends it elsewhere. */
+export function stoppingRefusal(): Response {
+  return new Response("Lantern is restarting. Please try again.", {
+    status: 503,
+    headers: { "Content-Type": "text/plain; charset=utf-8", Connection: "close", "Retry-After": "1", "X-Content-Type-Options": "nosniff" },
+  });
+}
+
+export class GracefulStop {
+  #stopping = false;
+  #inFlight = 0;
+  #idle: (() => void) | null = null;
+  readonly #sockets = new Set<ServerWebSocket<unknown>>();
+  /** The close handlers still running: they write (a reporter goes offline) before the database closes. */
+  readonly #closing = new Set<Promise<unknown>>();
+
+  get stopping(): boolean {
+    return this.#stopping;
+  }
+
+  /** The request handler, counting what runs and refusing what comes once the stop began. */
+  fetch<S>(inner: (request: Request, server: S) => Promise<Response | undefined>) {
+    return async (request: Request, server: S): Promise<Response | undefined> => {
+      if (this.#stopping) return stoppingRefusal();
+      this.#inFlight += 1;
+      try {
+        return await inner(request, server);
+      } finally {
+        this.#inFlight -= 1;
+        if (this.#inFlight === 0) this.#idle?.();
+      }
+    };
+  }
+
+  /** The WebSocket handler, knowing its open sockets so the stop can close them. */
+  websocket<T>(inner: WebSocketHandler<T>): WebSocketHandler<T> {
+    return {
+      ...inner,
+      open: (socket) => {
+        this.#sockets.add(socket as ServerWebSocket<unknown>);
+        return inner.open?.(socket);
+      },
+      close: (socket, code, reason) => {
+        this.#sockets.delete(socket as ServerWebSocket<unknown>);
+        const closing = Promise.resolve(inner.close?.(socket, code, reason));
+        this.#closing.add(closing);
+        void closing.finally(() => this.#closing.delete(closing));
+        return closing;
+      },
+    };
+  }
+
+  /**
+   * Stops the server: no new connection from now on; sockets closed with 1012; requests under way
+   * get `graceMs` to finish, then their connections are cut. Resolves once nothing runs any more.
+   */
+  async stop(server: Server<unknown>, graceMs: number): Promise<void> {
+    this.#stopping = true;
+    const deadline = Date.now() + graceMs;
+    const drained = server.stop(false);
+    for (const socket of this.#sockets) socket.close(SERVICE_RESTART, "Service restart");
+    const requestsDone = this.#inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (this.#idle = resolve));
+    const inTime = await within(Promise.all([drained, requestsDone]), deadline);
+    if (!inTime) await server.stop(true);
+    // Close handlers write to the database; a moment more for them, bounded like the rest.
+    await within(Promise.allSettled([...this.#closing]), Math.max(deadline, Date.now() + 1_000));
+  }
+}
+
+/** Whether `work` settled before the deadline (the timer is cleared either way). */
+async function within(work: Promise<unknown>, deadline: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))));
+  try {
+    return await Promise.race([work.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
