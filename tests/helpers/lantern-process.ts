@@ -2,33 +2,52 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { openDatabase, type Database } from "../../db/client.ts";
+import { migrateDatabase } from "../../db/migrate.ts";
 import { seedDemo } from "../../db/seed/demo.ts";
 import { cloneTemplate, usingPostgres, type TestDatabase } from "../setup/template.ts";
 import { TEST_MASTER_KEY } from "./master-key.ts";
 import { freePort, waitForReady } from "./processes.ts";
+import { testKeyRing } from "./sealed-text.ts";
 import type { TestServer } from "./server.ts";
 
 /**
  * Lantern as an operator runs it: `bun api/main.ts` in its own process, so that signals and
- * `kill -9` reach a real server. On Postgres it serves a fresh copy of the template with the demo
- * seeded; on PGlite it opens DATA_DIR/pglite on disk and seeds the demo itself.
+ * `kill -9` reach a real server. It serves the demo: on Postgres a fresh copy of the template, on
+ * PGlite the files in DATA_DIR/pglite, as `bun run start` opens them.
  */
 
 const MAIN = join(import.meta.dir, "..", "..", "api", "main.ts");
 
 export interface LanternHome {
   dataDir: string;
-  /** The test's own connection to the Postgres database (null on PGlite: the server owns the files). */
-  database: TestDatabase | null;
   env: Record<string, string>;
+  /**
+   * Runs `work` on the home's database. On PGlite only while no server runs on it (the files are
+   * one process's at a time); on Postgres at any time.
+   */
+  withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T>;
   remove(): Promise<void>;
 }
 
 /** A data directory (and on Postgres a seeded database) that processes can be started on, one after the other or side by side. */
 export async function lanternHome(extraEnv: Record<string, string> = {}): Promise<LanternHome> {
   const dataDir = mkdtempSync(join(tmpdir(), "lantern-process-"));
-  const database = usingPostgres() ? await cloneTemplate() : null;
-  if (database) await seedDemo(database.handle.db);
+  const database: TestDatabase | null = usingPostgres() ? await cloneTemplate() : null;
+  const withDatabase = async <T>(work: (db: Database) => Promise<T>): Promise<T> => {
+    if (database) return work(database.handle.db);
+    const handle = await openDatabase({ kind: "pglite", dataDir: join(dataDir, "pglite") });
+    try {
+      await migrateDatabase(handle);
+      return await work(handle.db);
+    } finally {
+      await handle.close();
+    }
+  };
+  await withDatabase(async (db) => {
+    testKeyRing(db);
+    await seedDemo(db);
+  });
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
     APP_DOMAIN: "localhost",
@@ -39,8 +58,8 @@ export async function lanternHome(extraEnv: Record<string, string> = {}): Promis
   };
   return {
     dataDir,
-    database,
     env,
+    withDatabase,
     async remove() {
       await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
