@@ -53,7 +53,8 @@ export interface RunningLantern {
   url: string;
   /** The start's sealing of values stored before encryption (null if it failed; logged). */
   legacySealing: Promise<ResealCounts | null>;
-  stop(): Promise<void>;
+  /** Stops gracefully; `quietMs` keeps refusing with 503 until no request has come for that long (decision 056). */
+  stop(options?: { quietMs?: number }): Promise<void>;
 }
 
 /** Opens the database, migrates it, and serves Lantern. The one way the server starts. */
@@ -121,11 +122,11 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
     server,
     url,
     legacySealing: legacySealing.done,
-    async stop() {
+    async stop(options = {}) {
       if (stopped) return;
       stopped = true;
-      // New connections are refused at once; requests under way finish within the grace (decision 056).
-      await graceful.stop(server as Server<unknown>, config.shutdownGraceMs);
+      // New requests are refused from now on; requests under way finish within the grace (decision 056).
+      await graceful.stop(server as Server<unknown>, config.shutdownGraceMs, options.quietMs);
       // Before the pubsub, mailer and database it uses are closed: mail under way is finished first.
       await stopNotifier();
       await stopReminders();

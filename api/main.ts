@@ -5,6 +5,9 @@ import { pgliteAssets } from "../db/pglite-assets.ts";
 
 const config = loadConfigOrExit();
 
+/** On a signal, new requests are refused with 503 until none has come for this long; then the listener closes (decision 056). */
+const QUIET_BEFORE_CLOSE_MS = 500;
+
 // The last line of defence: every input is handled where it arrives, but should a fault slip
 // through, one client's request must never take the server down for everyone else.
 process.on("unhandledRejection", (reason) => logError("Unhandled rejection", reason));
@@ -38,7 +41,7 @@ try {
     if (stopping) process.exit(signal === "SIGINT" ? 130 : 143);
     stopping = true;
     if (config.logLevel === "info") console.log(`${signal}: stopping, requests under way get ${config.shutdownGraceMs / 1000} s`);
-    lantern.stop().then(
+    lantern.stop({ quietMs: QUIET_BEFORE_CLOSE_MS }).then(
       () => process.exit(0),
       (error: unknown) => {
         logError("Lantern did not stop cleanly", error);

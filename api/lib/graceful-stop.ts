@@ -1,10 +1,9 @@
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 
 /**
- * A server's graceful stop (docs/decisions/056-shutdown-and-crash-safety.md): stop listening at
- * once, close every WebSocket with 1012 ("service restart", which graphql-ws clients retry), let
- * the requests under way finish within a bound, and refuse with 503 + Connection: close whatever
- * still arrives on a connection that was already open.
+ * A server's graceful stop (docs/decisions/056-shutdown-and-crash-safety.md): close every
+ * WebSocket with 1012 ("service restart", which graphql-ws clients retry), refuse new requests
+ * (503 + Connection: close, then no listener), and let the requests under way finish within a bound.
  */
 
 /** The WebSocket close code for "the server is restarting: come back" (RFC 6455 registry). */
@@ -22,6 +21,7 @@ export class GracefulStop {
   #stopping = false;
   #inFlight = 0;
   #idle: (() => void) | null = null;
+  #lastArrival = 0;
   readonly #sockets = new Set<ServerWebSocket<unknown>>();
   /** The close handlers still running: they write (a reporter goes offline) before the database closes. */
   readonly #closing = new Set<Promise<unknown>>();
@@ -33,7 +33,10 @@ export class GracefulStop {
   /** The request handler, counting what runs and refusing what comes once the stop began. */
   fetch<S>(inner: (request: Request, server: S) => Promise<Response | undefined>) {
     return async (request: Request, server: S): Promise<Response | undefined> => {
-      if (this.#stopping) return stoppingRefusal();
+      if (this.#stopping) {
+        this.#lastArrival = Date.now();
+        return stoppingRefusal();
+      }
       this.#inFlight += 1;
       try {
         return await inner(request, server);
@@ -63,16 +66,28 @@ export class GracefulStop {
   }
 
   /**
-   * Stops the server: no new connection from now on; sockets closed with 1012; requests under way
-   * get `graceMs` to finish, then their connections are cut. Resolves once nothing runs any more.
+   * Stops the server: sockets closed with 1012; requests under way get `graceMs` to finish, then
+   * their connections are cut. Resolves once nothing runs any more.
+   *
+   * With `quietMs` (a process stopping behind a load balancer) the listener stays open a little
+   * longer, answering every new request with 503 + Connection: close, until none has come for
+   * `quietMs`: a balancer learns from those answers that the instance is going, and no request
+   * already on its way meets a closing listener (a reset, which it could not safely retry).
+   * Without it (tests, the CLI) the listener closes at once.
    */
-  async stop(server: Server<unknown>, graceMs: number): Promise<void> {
+  async stop(server: Server<unknown>, graceMs: number, quietMs = 0): Promise<void> {
     this.#stopping = true;
+    this.#lastArrival = Date.now();
     const deadline = Date.now() + graceMs;
-    const drained = server.stop(false);
     for (const socket of this.#sockets) socket.close(SERVICE_RESTART, "Service restart");
     const requestsDone = this.#inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (this.#idle = resolve));
-    const inTime = await within(Promise.all([drained, requestsDone]), deadline);
+    if (quietMs > 0) {
+      await within(requestsDone, deadline);
+      while (Date.now() < deadline && Date.now() - this.#lastArrival < quietMs) {
+        await Bun.sleep(Math.max(1, Math.min(deadline, this.#lastArrival + quietMs) - Date.now()));
+      }
+    }
+    const inTime = await within(Promise.all([server.stop(false), requestsDone]), deadline);
     if (!inTime) await server.stop(true);
     // Close handlers write to the database; a moment more for them, bounded like the rest.
     await within(Promise.allSettled([...this.#closing]), Math.max(deadline, Date.now() + 1_000));

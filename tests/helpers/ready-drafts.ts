@@ -3,7 +3,11 @@ import { upload } from "../fixtures/attachments.ts";
 import { postSolving } from "./proof-of-work.ts";
 import { COMPLETE, demoForm, pagesOfAnswers, ReporterClient, UPDATE } from "./reporter.ts";
 import type { TestServer } from "./server.ts";
+import { eq } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { organisations, users } from "../../db/schema/index.ts";
+import { WORKPLACE_MISCONDUCT_FORM } from "../../db/seed/demo-forms.ts";
+import { insertPublishedForm } from "../../db/seed/publish-form.ts";
 import type { FormWidget } from "../../api/shared/form-definition.ts";
 
 /**
@@ -13,6 +17,7 @@ import type { FormWidget } from "../../api/shared/form-definition.ts";
 
 export interface ReadyDraft {
   index: number;
+  host: string;
   submissionId: string;
   reporter: ReporterClient;
   /** widget id → the answer sent. */
@@ -26,11 +31,29 @@ export interface Credentials {
   generatedPassword: string;
 }
 
-export type DemoMainForm = { formId: string; widgets: FormWidget[] };
+export type DemoMainForm = { formId: string; widgets: FormWidget[]; host: string };
 
 export async function demoMainForm(db: Database): Promise<DemoMainForm> {
   const { form, widgets } = await demoForm({ db } as TestServer, "demo", "Workplace Misconduct Report");
-  return { formId: form.id, widgets };
+  return { formId: form.id, widgets, host: "demo.localhost" };
+}
+
+/**
+ * Public forms enough for `drafts` Drafts under the per-form cap (500): the demo's and Northwind's
+ * own, and more copies of the demo's main form where those are not enough.
+ */
+export async function formsForDrafts(db: Database, drafts: number): Promise<DemoMainForm[]> {
+  const northwind = await demoForm({ db } as TestServer, "northwind", "Safety and Compliance Report");
+  const forms = [await demoMainForm(db), { formId: northwind.form.id, widgets: northwind.widgets, host: "northwind.localhost" }];
+  const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, "owner@demo.test"));
+  const [demo] = await db.select({ id: organisations.id }).from(organisations).where(eq(organisations.slug, "demo"));
+  for (let copy = 1; forms.length * 400 < drafts; copy += 1) {
+    const spec = { ...WORKPLACE_MISCONDUCT_FORM, name: `${WORKPLACE_MISCONDUCT_FORM.name} ${copy + 1}` };
+    await insertPublishedForm(db, { organisationId: demo!.id, authorUserId: owner!.id, spec, createdAt: new Date() });
+    const { form, widgets } = await demoForm({ db } as TestServer, "demo", spec.name);
+    forms.push({ formId: form.id, widgets, host: "demo.localhost" });
+  }
+  return forms;
 }
 
 /** Runs `work` over `items`, `width` at a time. */
@@ -47,13 +70,14 @@ export async function inPool<T, R>(items: T[], width: number, work: (item: T) =>
   return results;
 }
 
-/** `count` Drafts on the demo's main form, made through the reporter's API (work paid where the load asks for it). */
-export async function readyDrafts(server: TestServer, form: DemoMainForm, count: number, marker: string): Promise<ReadyDraft[]> {
+/** `count` Drafts spread over the forms, made through the reporter's API (work paid where the load asks for it). */
+export async function readyDrafts(server: TestServer, forms: DemoMainForm[], count: number, marker: string): Promise<ReadyDraft[]> {
   return inPool(
     Array.from({ length: count }, (_, index) => index),
     8,
     async (index) => {
-      const reporter = new ReporterClient(server, "demo.localhost");
+      const form = forms[index % forms.length]!;
+      const reporter = new ReporterClient(server, form.host);
       const { response } = await postSolving(
         (body) => reporter.fetch("/api/auth/report_start", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }),
         { reportFormID: form.formId },
@@ -71,7 +95,7 @@ export async function readyDrafts(server: TestServer, form: DemoMainForm, count:
         if (!saved.data?.userReportSubmissionUpdate.success) throw new Error(`page ${page}: ${JSON.stringify(saved)}`);
         for (const { widgetID, answer } of pageAnswers) answers[widgetID] = answer;
       }
-      return { index, submissionId: started.submissionID, reporter, answers, fileName, fileContent };
+      return { index, host: form.host, submissionId: started.submissionID, reporter, answers, fileName, fileContent };
     },
   );
 }
@@ -97,7 +121,7 @@ type ReadSubmission = {
 
 /** Signs in with the credentials, as the reporter would, and checks the report is whole: its answers, its file. */
 export async function expectWholeReport(server: TestServer, draft: ReadyDraft, credentials: Credentials): Promise<void> {
-  const follow = new ReporterClient(server, "demo.localhost");
+  const follow = new ReporterClient(server, draft.host);
   const { response } = await postSolving(
     (body) => follow.fetch("/api/auth/report_login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }),
     { reportID: credentials.reportID, password: credentials.generatedPassword },

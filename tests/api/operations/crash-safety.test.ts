@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { reportSubmissionAnswers, reportSubmissionAttachments, reportSubmissions } from "../../../db/schema/index.ts";
 import { fetchingServer, lanternHome, spawnLantern, type LanternHome } from "../../helpers/lantern-process.ts";
-import { complete, demoMainForm, expectWholeReport, inPool, readyDrafts, type Credentials, type DemoMainForm, type ReadyDraft } from "../../helpers/ready-drafts.ts";
+import { complete, expectWholeReport, formsForDrafts, inPool, readyDrafts, type Credentials, type DemoMainForm, type ReadyDraft } from "../../helpers/ready-drafts.ts";
 import { usingPostgres } from "../../setup/template.ts";
 
 /**
@@ -14,17 +14,17 @@ import { usingPostgres } from "../../setup/template.ts";
 const REPORTS = usingPostgres() ? 1_000 : 200;
 
 let home: LanternHome;
-let form: DemoMainForm;
+let forms: DemoMainForm[];
 beforeAll(async () => {
   home = await lanternHome();
-  form = await home.withDatabase(demoMainForm);
+  forms = await home.withDatabase((db) => formsForDrafts(db, REPORTS));
 }, 120_000);
 afterAll(() => home.remove());
 
 describe("crash safety", () => {
   test(`kill -9 during ${REPORTS} concurrent completions loses no acknowledged report and leaves none half-written`, async () => {
     const first = await spawnLantern(home);
-    const drafts = await readyDrafts(fetchingServer(first), form, REPORTS, "crash");
+    const drafts = await readyDrafts(fetchingServer(first), forms, REPORTS, "crash");
 
     // Every completion at once; the process is killed once a quarter of them are acknowledged.
     const acknowledged = new Map<number, Credentials>();
