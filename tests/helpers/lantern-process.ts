@@ -19,6 +19,9 @@ import type { TestServer } from "./server.ts";
 
 const MAIN = join(import.meta.dir, "..", "..", "api", "main.ts");
 
+/** Every process started here and not yet gone: a failed test must not leave a server running. */
+const running = new Set<Subprocess>();
+
 export interface LanternHome {
   dataDir: string;
   env: Record<string, string>;
@@ -61,6 +64,8 @@ export async function lanternHome(extraEnv: Record<string, string> = {}): Promis
     env,
     withDatabase,
     async remove() {
+      for (const child of running) child.kill(9);
+      await Promise.all([...running].map((child) => child.exited));
       await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -83,6 +88,8 @@ export async function spawnLantern(home: LanternHome, options: { port?: number; 
   const env: Record<string, string | undefined> = { ...process.env, ...home.env, PORT: String(port), ...options.env };
   if (!home.env.DATABASE_URL) delete env.DATABASE_URL;
   const child = Bun.spawn(["bun", MAIN], { env, stdout: "ignore", stderr: "pipe", stdin: "ignore" });
+  running.add(child);
+  void child.exited.then(() => running.delete(child));
   const origin = `http://127.0.0.1:${port}`;
   const stderr = new Response(child.stderr).text();
   if (!(await waitForReady(origin, 60_000))) {
