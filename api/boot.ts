@@ -53,7 +53,11 @@ export interface RunningLantern {
   url: string;
   /** The start's sealing of values stored before encryption (null if it failed; logged). */
   legacySealing: Promise<ResealCounts | null>;
-  /** Stops gracefully; `quietMs` keeps refusing with 503 until no request has come for that long (decision 056). */
+  /**
+   * Stops the server and what it runs. On a signal (`quietMs` given) gracefully: requests under way
+   * finish within SHUTDOWN_GRACE_SECONDS, new ones are refused with 503 until none has come for
+   * `quietMs` (decision 056).
+   */
   stop(options?: { quietMs?: number }): Promise<void>;
 }
 

@@ -66,14 +66,14 @@ export class GracefulStop {
   }
 
   /**
-   * Stops the server: sockets closed with 1012; requests under way get `graceMs` to finish, then
-   * their connections are cut. Resolves once nothing runs any more.
+   * Stops the server, its sockets closed with 1012.
    *
-   * With `quietMs` (a process stopping behind a load balancer) the listener stays open a little
-   * longer, answering every new request with 503 + Connection: close, until none has come for
-   * `quietMs`: a balancer learns from those answers that the instance is going, and no request
-   * already on its way meets a closing listener (a reset, which it could not safely retry).
-   * Without it (tests, the CLI) the listener closes at once.
+   * With `quietMs` (a process stopping on a signal, behind a load balancer) requests under way get
+   * `graceMs` to finish, then their connections are cut; meanwhile the listener stays open, answering
+   * every new request with 503 + Connection: close, until none has come for `quietMs`: a balancer
+   * learns from those answers that the instance is going, and no request already on its way meets a
+   * closing listener (a reset, which it could not safely retry). Without it (tests, scripts) every
+   * connection closes at once.
    */
   async stop(server: Server<unknown>, graceMs: number, quietMs = 0): Promise<void> {
     this.#stopping = true;
@@ -86,11 +86,14 @@ export class GracefulStop {
       while (Date.now() < deadline && Date.now() - this.#lastArrival < quietMs) {
         await Bun.sleep(Math.max(1, Math.min(deadline, this.#lastArrival + quietMs) - Date.now()));
       }
+      const inTime = await within(Promise.all([server.stop(false), requestsDone]), deadline);
+      if (!inTime) await server.stop(true);
+    } else {
+      // In-process servers (tests, scripts) are stopped by their owner, who has nothing left under way.
+      await server.stop(true);
     }
-    const inTime = await within(Promise.all([server.stop(false), requestsDone]), deadline);
-    if (!inTime) await server.stop(true);
-    // Close handlers write to the database; a moment more for them, bounded like the rest.
-    await within(Promise.allSettled([...this.#closing]), Math.max(deadline, Date.now() + 1_000));
+    // Close handlers write to the database (a reporter goes offline): a moment for them before it closes.
+    await within(Promise.allSettled([...this.#closing]), Date.now() + 1_000);
   }
 }
 
