@@ -91,6 +91,7 @@ describe.if(usingPostgres())("rolling restart", () => {
             // As site/src/lib/live.ts does: a catch-up at once, and again a moment later.
             const catchUp = () =>
               void owner.gql<{ reportConversationMessages: { messages: { id: string }[] } }>(HISTORY, { id: submissionId }).then((result) => {
+                if (!result.data) console.log("catch-up failed", JSON.stringify(result).slice(0, 300));
                 for (const message of result.data?.reportConversationMessages.messages ?? []) seen.add(message.id);
               });
             catchUp();
