@@ -27,6 +27,7 @@ import { discardGeneratedKey, loadMasterKeys } from "./lib/master-key.ts";
 import { KeyRing } from "./lib/key-ring.ts";
 import { startLegacySealing, type ResealCounts } from "./lib/reseal.ts";
 import { serveBackupSocket } from "./lib/backup/socket.ts";
+import { GracefulStop } from "./lib/graceful-stop.ts";
 
 export const DEFAULT_SITE_ROOT = fileURLToPath(new URL("../site/dist", import.meta.url));
 
@@ -53,7 +54,12 @@ export interface RunningLantern {
   url: string;
   /** The start's sealing of values stored before encryption (null if it failed; logged). */
   legacySealing: Promise<ResealCounts | null>;
-  stop(): Promise<void>;
+  /**
+   * Stops the server and what it runs. On a signal (`quietMs` given) gracefully: requests under way
+   * finish within SHUTDOWN_GRACE_SECONDS, new ones are refused with 503 until none has come for
+   * `quietMs` (decision 056).
+   */
+  stop(options?: { quietMs?: number }): Promise<void>;
 }
 
 /** Opens the database, migrates it, and serves Lantern. The one way the server starts. */
@@ -103,13 +109,14 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
   // Caches serve only once this instance hears the invalidation channel: waiting for that (a round
   // trip, bounded) lets the first requests use them. Unheard, the instance still serves, uncached.
   await invalidator.heard(2_000);
+  const graceful = new GracefulStop();
   const server = Bun.serve<SocketData>({
     port: options.port ?? config.port,
     hostname: options.hostname ?? "0.0.0.0",
     maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
     idleTimeout: 30,
-    fetch: (request, srv) => app.fetch(request, srv),
-    websocket: { ...app.websocket, idleTimeout: 60 },
+    fetch: graceful.fetch((request: Request, srv: Server<SocketData>) => app.fetch(request, srv)),
+    websocket: { ...graceful.websocket(app.websocket), idleTimeout: 60 },
   });
   // The embedded database is this process's alone: the CLI's backups are served through it (decision 055).
   const stopBackupSocket = config.database.kind === "pglite" ? await serveBackupSocket(config.dataDir, database, services.blobs) : async () => {};
@@ -122,10 +129,11 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
     server,
     url,
     legacySealing: legacySealing.done,
-    async stop() {
+    async stop(options = {}) {
       if (stopped) return;
       stopped = true;
-      await server.stop(true);
+      // New requests are refused from now on; requests under way finish within the grace (decision 056).
+      await graceful.stop(server as Server<unknown>, config.shutdownGraceMs, options.quietMs);
       await stopBackupSocket();
       // Before the pubsub, mailer and database it uses are closed: mail under way is finished first.
       await stopNotifier();

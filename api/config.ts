@@ -76,6 +76,11 @@ const EnvSchema = v.object({
   MASTER_KEY_FILE: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
   MASTER_KEY_PREVIOUS: v.optional(masterKeyText),
   // The metrics page (docs/decisions/054-health-and-metrics.md) is off unless a scraper's token is set.
+  // How long a stopping server lets requests under way finish (decision 056).
+  SHUTDOWN_GRACE_SECONDS: v.optional(
+    v.pipe(v.string(), v.trim(), v.regex(/^\d{1,9}$/, "must be a whole number of seconds"), v.transform(Number), v.maxValue(3600, "must be at most 3600")),
+    "10",
+  ),
   METRICS_TOKEN: v.optional(
     v.pipe(
       v.string(),
@@ -147,6 +152,8 @@ export interface Config {
   masterKey: MasterKeyConfig;
   /** The bearer token a Prometheus scraper sends for /metrics; null turns the page off. */
   metricsToken: string | null;
+  /** How long SIGTERM waits for requests under way before closing what is left (decision 056). */
+  shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -196,6 +203,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     protocol: e.PUBLIC_ORIGIN_PROTOCOL ?? (production ? "https" : "http"),
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN ?? null,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
   };
 }
 

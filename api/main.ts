@@ -5,6 +5,9 @@ import { pgliteAssets } from "../db/pglite-assets.ts";
 
 const config = loadConfigOrExit();
 
+/** On a signal, new requests are refused with 503 until none has come for this long; then the listener closes (decision 056). */
+const QUIET_BEFORE_CLOSE_MS = 500;
+
 // The last line of defence: every input is handled where it arrives, but should a fault slip
 // through, one client's request must never take the server down for everyone else.
 process.on("unhandledRejection", (reason) => logError("Unhandled rejection", reason));
@@ -31,9 +34,20 @@ try {
     },
   });
   if (config.logLevel === "info") console.log(startBanner(config, lantern.server.port!, seed).join("\n"));
-  const shutdown = async () => {
-    await lantern.stop();
-    process.exit(0);
+  // The first signal stops gracefully (decision 056) and exits 0; a second one, while that runs, ends
+  // the process at once with the shell's code for the signal.
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(signal === "SIGINT" ? 130 : 143);
+    stopping = true;
+    if (config.logLevel === "info") console.log(`${signal}: stopping, requests under way get ${config.shutdownGraceMs / 1000} s`);
+    lantern.stop({ quietMs: QUIET_BEFORE_CLOSE_MS }).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logError("Lantern did not stop cleanly", error);
+        process.exit(1);
+      },
+    );
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);

@@ -12,6 +12,8 @@ const KEEP_ALIVE_MS = 10_000;
 /** No pong this long after our ping: the socket is dead even if the browser has not noticed. */
 const PONG_TIMEOUT_MS = 5_000;
 const MAX_RETRY_WAIT_MS = 30_000;
+/** After a reconnect, the catch-up is made again this much later (see `connected` below). */
+const SETTLE_MS = 1_000;
 const FALLBACK_MESSAGE = 'Something went wrong. Please try again.';
 
 /** idle: nothing subscribed; reconnecting: something is, but the socket is down (or not up yet after a drop). */
@@ -41,9 +43,14 @@ function retryDelay(retries: number): number {
   return base + Math.floor(Math.random() * base * 0.1);
 }
 
+function notifyReconnected(): void {
+  for (const listener of [...reconnectListeners]) listener();
+}
+
 function liveClient(): Client {
   if (client) return client;
   let pongTimer: ReturnType<typeof setTimeout> | undefined;
+  let settleTimer: ReturnType<typeof setTimeout> | undefined;
   const created = createClient({
     url: () => `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}${ENDPOINT}`,
     lazy: true,
@@ -66,10 +73,19 @@ function liveClient(): Client {
         setState('connected');
         if (!dropped) return;
         dropped = false;
-        for (const listener of [...reconnectListeners]) listener();
+        notifyReconnected();
+        // graphql-ws does not acknowledge a subscription's start: an event published after the
+        // catch-up read but before the server took up the resubscription (a restarted instance,
+        // decision 056) would reach neither. A second catch-up a moment later closes that gap;
+        // the pages merge by message id, so twice is harmless.
+        clearTimeout(settleTimer);
+        settleTimer = setTimeout(() => {
+          if (client === created && state === 'connected') notifyReconnected();
+        }, SETTLE_MS);
       },
       closed: () => {
         clearTimeout(pongTimer);
+        clearTimeout(settleTimer);
         if (client !== created) return;
         socket = undefined;
         dropped = active.size > 0;
