@@ -12,6 +12,7 @@ import { createInvalidator } from "./lib/invalidation.ts";
 import { SessionCache } from "./lib/session-cache.ts";
 import { OrganisationCache } from "./modules/organisations/organisation-cache.ts";
 import { ReporterSessionCache } from "./modules/reporting/reporter-session-cache.ts";
+import { ViewerCache } from "./modules/users/viewer-cache.ts";
 import { DraftSnapshots } from "./modules/reporting/draft-snapshots.ts";
 import { createPubSub } from "./lib/pubsub.ts";
 import { createBlobStore } from "./lib/blob-store.ts";
@@ -91,6 +92,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
     pubsub,
     invalidator,
     sessionCache: new SessionCache(invalidator),
+    viewerCache: new ViewerCache(invalidator),
     organisationCache: new OrganisationCache(invalidator),
     reporterSessionCache: new ReporterSessionCache(invalidator),
     draftSnapshots: new DraftSnapshots(),

@@ -7,6 +7,7 @@ import type { Invalidator } from "./lib/invalidation.ts";
 import type { SessionCache } from "./lib/session-cache.ts";
 import type { OrganisationCache } from "./modules/organisations/organisation-cache.ts";
 import type { ReporterSessionCache } from "./modules/reporting/reporter-session-cache.ts";
+import type { ViewerCache } from "./modules/users/viewer-cache.ts";
 import type { DraftSnapshots } from "./modules/reporting/draft-snapshots.ts";
 import type { BlobStore } from "./lib/blob-store.ts";
 import type { Mailer } from "./lib/mailer.ts";
@@ -70,6 +71,8 @@ export interface Services {
   /** Ends cached copies on every instance (logout, password change, account changes). */
   invalidator: Invalidator;
   sessionCache: SessionCache;
+  /** The `viewer` field's rows, until their user changes (users/viewer-cache.ts). */
+  viewerCache: ViewerCache;
   /** Active organisations by slug, for every request on an organisation's host (decision 027). */
   organisationCache: OrganisationCache;
   reporterSessionCache: ReporterSessionCache;

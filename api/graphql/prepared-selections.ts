@@ -75,10 +75,34 @@ export async function findFirstById<Row>(
   id: string,
   shape: (where: { id: unknown }) => Record<string, unknown>,
   find: (config: Record<string, unknown>) => Promise<Row | undefined> & { prepare(name: string): PreparedLookup },
+  memo?: RowMemo<Row>,
 ): Promise<Row | undefined> {
   const config = shape({ id: { eq: sql.placeholder(ID) } });
   const key = shapeOf(config);
   if (key === null) return find(shape({ id: { eq: id } }));
+  const remembered = memo?.read(key);
+  if (remembered) return remembered;
+  const markedAt = memo?.mark() ?? 0;
+  const row = await lookUp(db, key, config, id, shape, find);
+  if (row && memo) memo.keep(key, row, markedAt);
+  return row;
+}
+
+/** Copies of rows by selection, kept between requests (users/viewer-cache.ts); `mark` before the read, as InvalidatedCache says. */
+export interface RowMemo<Row> {
+  read(shape: string): Row | undefined;
+  mark(): number;
+  keep(shape: string, row: Row, markedAt: number): void;
+}
+
+async function lookUp<Row>(
+  db: Database,
+  key: string,
+  config: Record<string, unknown>,
+  id: string,
+  shape: (where: { id: unknown }) => Record<string, unknown>,
+  find: (config: Record<string, unknown>) => Promise<Row | undefined> & { prepare(name: string): PreparedLookup },
+): Promise<Row | undefined> {
   let prepared = preparedByDatabase.get(db);
   if (!prepared) preparedByDatabase.set(db, (prepared = new Map()));
   let lookup = prepared.get(key);

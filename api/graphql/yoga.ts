@@ -6,6 +6,7 @@ import { createGraphQLError, createYoga, type Plugin } from "graphql-yoga";
 import type { Ctx } from "../context.ts";
 import { maskError, withoutSuggestions } from "./errors.ts";
 import { inputGuard } from "./input-guard.ts";
+import { ownChangesEndViewerCopies } from "./own-changes.ts";
 import { schema } from "./schema.ts";
 
 export const GRAPHQL_PATH = "/api/gql/query";
@@ -101,6 +102,7 @@ export function createGraphqlServer(options: { production: boolean }) {
       readableGetParameters(),
       ...(options.production ? [disableIntrospection(), noSuggestions()] : []),
       inputGuard(),
+      ownChangesEndViewerCopies(),
     ],
   });
 }

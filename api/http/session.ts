@@ -6,6 +6,7 @@ import { REPORTER_COOKIE } from "../modules/reporting/session-policy.ts";
 import { resolveStaffSession } from "../modules/auth/sessions.ts";
 import { STAFF_COOKIE } from "../modules/auth/session-policy.ts";
 import { findActiveOrganisation } from "../modules/organisations/public.ts";
+import { GRAPHQL_PATH } from "../graphql/yoga.ts";
 import { parseHost } from "./host.ts";
 import type { AppEnv } from "./types.ts";
 
@@ -33,5 +34,12 @@ export function requestState(services: Services): MiddlewareHandler<AppEnv> {
       },
     });
     await next();
+    // A staff member's own change through a REST route (GraphQL mutations: graphql/own-changes.ts)
+    // ends their cached viewer rows here before the answer leaves.
+    if ((actor.kind === "staff" || actor.kind === "two-factor-pending") && !READS.has(c.req.method) && c.req.path !== GRAPHQL_PATH) {
+      services.viewerCache.forgetUser(actor.userId);
+    }
   };
 }
+
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -30,6 +30,8 @@ export class InvalidatedCache<V> {
   readonly #invalidator: Invalidator;
   readonly #rules: CacheRules<V>;
   readonly #now: () => number;
+  /** Grows with every local `forgetWhere`, which ends copies as an event would. */
+  #localEpoch = 0;
 
   constructor(invalidator: Invalidator, rules: CacheRules<V>) {
     this.#invalidator = invalidator;
@@ -55,11 +57,12 @@ export class InvalidatedCache<V> {
 
   /** Where a lookup starts: pass it to `store`, so a copy read before an invalidation is not kept. */
   mark(): number {
-    return this.#invalidator.epoch();
+    // Both counters only grow, so their sum changes whenever either does.
+    return this.#invalidator.epoch() + this.#localEpoch;
   }
 
   store(key: string, value: V, markedAt: number): void {
-    if (markedAt !== this.#invalidator.epoch() || !this.#invalidator.hearing()) return;
+    if (markedAt !== this.mark() || !this.#invalidator.hearing()) return;
     this.#entries.delete(key);
     // Map keeps insertion order: the oldest copies go first when the cache is full.
     if (this.#entries.size >= this.#rules.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
@@ -68,6 +71,12 @@ export class InvalidatedCache<V> {
 
   forget(key: string): void {
     this.#entries.delete(key);
+  }
+
+  /** Ends, in this process only, every copy `ends` picks; a lookup under way when it runs stores nothing. */
+  forgetWhere(ends: (value: V) => boolean): void {
+    this.#localEpoch += 1;
+    for (const [key, entry] of this.#entries) if (ends(entry.value)) this.#entries.delete(key);
   }
 
   get size(): number {

@@ -109,11 +109,18 @@ builder.queryFields((t) => ({
     type: UserType,
     nullable: true,
     description: "The signed-in staff user, or null.",
-    // Every console screen asks for it: the query is prepared once per selection (prepared-selections.ts).
+    // Every console screen asks for it: the query is prepared once per selection (prepared-selections.ts),
+    // and its answer kept until the user changes (viewer-cache.ts).
     resolve: async (query, _root, _args, ctx) => {
       // A session that owes its passcode sees its own user too, to know which two-factor screen to show (not its organisation).
       if (ctx.actor.kind !== "staff" && ctx.actor.kind !== "two-factor-pending") return null;
-      const user = await findFirstById(ctx.db, ctx.actor.userId, (id) => query({ where: id as never }), (config) => ctx.db.query.users.findFirst(config));
+      const { userId, organisationId } = ctx.actor;
+      const cache = ctx.services.viewerCache;
+      const user = await findFirstById(ctx.db, userId, (id) => query({ where: id as never }), (config) => ctx.db.query.users.findFirst(config), {
+        read: (shape) => cache.read(userId, shape) as never,
+        mark: () => cache.mark(),
+        keep: (shape, row, markedAt) => cache.keep(userId, organisationId, shape, row as Record<string, unknown>, markedAt),
+      });
       return user ?? null;
     },
   }),
