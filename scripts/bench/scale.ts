@@ -1,7 +1,7 @@
 /**
  * Lantern at the size of a large organisation, on Postgres: a fresh lantern_bench database with
  * the demo data, then many more reports (report-seed.ts). First the report list's latency at a
- * constant rate (report-list-latency.ts), then, on a freshly started server so its memory figure
+ * constant rate (report-list-latency.ts) and a backup of it all (backup.ts), then, on a freshly started server so its memory figure
  * starts clean, chat delivery with many sockets open (chat-delivery.ts). Each part that fails
  * becomes rows saying so; the other still runs.
  */
@@ -9,6 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
 import { MAX_SOCKETS_PER_SESSION } from "../../api/graphql/socket-limits.ts";
+import { measureBackup } from "./backup.ts";
 import { measureChatDelivery } from "./chat-delivery.ts";
 import { FORM_WIDGETS, measureFormSave } from "./form-save.ts";
 import { measureTranslation, startBenchProvider } from "./translation.ts";
@@ -154,10 +155,12 @@ export async function measureAtScale(ctx: BenchContext, settings: ScaleSettings)
         );
     const translation = only && only !== "form" ? [] : await part(`translateData, ${FORM_WIDGETS}-widget form, first (Postgres)`, "ms", () => translationRows(ctx, options));
     const list = only && only !== "list" ? [] : await part(`Report list, ${formatCount(settings.listReports)} reports, p99 (Postgres)`, "ms", () => listRows(ctx, options, settings));
+    // Right after the list, while the database holds its reports: the backup the README tells operators to take.
+    const backup = only && only !== "list" ? [] : await part(`Backup, ${formatCount(settings.listReports)} reports (Postgres)`, "s", () => measureBackup(ctx, options, settings.listReports));
     // The chat alone still runs over the list's reports: the sidebar counts it may hold cost what they cost at that size.
     if (only === "chat") await timed(ctx, `seeding ${formatCount(settings.listReports)} reports`, () => seedReports(options.databaseUrl!, settings.listReports, "history"));
     const chat = only && only !== "chat" ? [] : await part(`Chat delivery, ${formatCount(settings.chatSockets)} sockets, p99 (Postgres)`, "ms", () => chatRows(ctx, options, settings));
-    return [...formSave, ...translation, ...list, ...chat];
+    return [...formSave, ...translation, ...list, ...backup, ...chat];
   } finally {
     await removeDir();
     await dropDatabase();
