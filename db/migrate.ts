@@ -12,6 +12,25 @@ const MIGRATION_LOCK_KEY = 0x4c616e74; // "Lant"
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));
 
 /**
+ * How long the migration waits for a table lock before it gives way. Old instances keep serving
+ * during a rolling upgrade (decision 057): a migration that waited on their statements while
+ * holding the locks it took earlier would make them wait behind it, or deadlock with them and have
+ * one of their requests fail. Giving way within this bound ends such a standoff from the
+ * migration's side; its transaction rolls back whole and is tried again.
+ */
+const MIGRATION_LOCK_TIMEOUT = "200ms";
+const MIGRATION_ATTEMPTS = 25;
+/** lock_not_available (the lock timeout) and deadlock_detected. */
+const GAVE_WAY = new Set(["55P03", "40P01"]);
+
+function gaveWay(error: unknown): boolean {
+  for (let current = error; current && typeof current === "object"; current = (current as { cause?: unknown }).cause) {
+    if (GAVE_WAY.has(String((current as { code?: unknown }).code))) return true;
+  }
+  return false;
+}
+
+/**
  * Applies pending migrations and the reference data every database needs (the five roles).
  * Drizzle's migrator takes no lock, so concurrent instances would race on an empty database:
  * a session-level advisory lock on one reserved connection serialises them.
@@ -21,11 +40,23 @@ export async function migrateDatabase(handle: DatabaseHandle, migrationsFolder =
     await db.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
     try {
       const config = { migrationsFolder, migrationsSchema: "public", migrationsTable: "__lantern_migrations" };
-      // Both migrators run the same SQL; they differ only in the driver type they accept.
-      if (handle.kind === "pglite") await migratePglite(db as never, config);
-      else await migratePostgres(db as never, config);
+      await db.execute(sql.raw(`set lock_timeout = '${MIGRATION_LOCK_TIMEOUT}'`));
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          // Both migrators run the same SQL, all pending migrations in one transaction; they differ only in the driver type they accept.
+          if (handle.kind === "pglite") await migratePglite(db as never, config);
+          else await migratePostgres(db as never, config);
+          break;
+        } catch (error) {
+          if (!gaveWay(error) || attempt === MIGRATION_ATTEMPTS) throw error;
+          // Let the statements it gave way to finish before trying again.
+          await Bun.sleep(100 + Math.floor(Math.random() * 400));
+        }
+      }
       await ensureRoles(db);
     } finally {
+      // The reserved connection goes back to the pool: its other users wait for locks as usual.
+      await db.execute(sql`reset lock_timeout`);
       await db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`);
     }
   });
