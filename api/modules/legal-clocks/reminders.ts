@@ -4,11 +4,9 @@ import type { Database } from "../../../db/client.ts";
 import { resultRows } from "../../../db/results.ts";
 import { organisations, reportSubmissionAssignees, reportSubmissions, roles, users } from "../../../db/schema/index.ts";
 import { SYSTEM_ACTOR, type Services } from "../../context.ts";
-import { logError, logInfo } from "../../lib/log.ts";
-import { mailFailureReason } from "../../lib/mailer.ts";
 import { TERMINAL_SUBMISSION_STATUSES } from "../../shared/enums.ts";
 import { recordActivity } from "../audit/service.ts";
-import { notificationMail } from "../notifications/notifier.ts";
+import { mailEveryAddress } from "../notifications/mail.ts";
 import { distinctAddresses, teamOfReport, type NoticeReport } from "../notifications/recipients.ts";
 import { REMINDER_TIMING, type ReminderTiming } from "../notifications/stale-reminders.ts";
 import { reportConsoleUrl } from "../reports/forward-email.ts";
@@ -140,16 +138,7 @@ export async function claimDueLegalReminders(db: Database, clock: LegalClock, no
 async function mailReminder(services: Services, due: DueLegalReminder): Promise<void> {
   const url = reportConsoleUrl(services.config, due.report.formId, due.report.id);
   const subject = legalReminderSubject(due.clock, due.report.reportId ?? "", due.deadline);
-  let failed = 0;
-  for (const address of due.addresses) {
-    try {
-      await services.mailer.send(notificationMail(address, subject, url));
-    } catch (error) {
-      failed += 1;
-      logError("Could not send a notification email", undefined, { kind: ACTION_NOTIFY_LEGAL_DEADLINE, reason: mailFailureReason(error) });
-    }
-  }
-  logInfo("Sent notification emails", { kind: ACTION_NOTIFY_LEGAL_DEADLINE, sent: due.addresses.length - failed, failed });
+  await mailEveryAddress(services, ACTION_NOTIFY_LEGAL_DEADLINE, due.addresses, subject, url);
 }
 
 /** Claims and mails every legal-deadline reminder due at `now`, a batch at a time; returns how many were claimed. */

@@ -4,12 +4,10 @@ import type { Database } from "../../../db/client.ts";
 import { resultRows } from "../../../db/results.ts";
 import { organisations, reportConversations, reportSubmissionAssignees, reportSubmissions, roles, users } from "../../../db/schema/index.ts";
 import { SYSTEM_ACTOR, type Services } from "../../context.ts";
-import { logError, logInfo } from "../../lib/log.ts";
-import { mailFailureReason } from "../../lib/mailer.ts";
 import { TERMINAL_SUBMISSION_STATUSES } from "../../shared/enums.ts";
 import { recordActivity } from "../audit/service.ts";
 import { reportConsoleUrl } from "../reports/forward-email.ts";
-import { notificationMail } from "./notifier.ts";
+import { mailEveryAddress } from "./mail.ts";
 import { distinctAddresses, teamOfReport, type NoticeReport } from "./recipients.ts";
 
 /**
@@ -125,16 +123,7 @@ export async function claimDueReminders(db: Database, now: Date, limit = BATCH):
 async function mailReminder(services: Services, due: DueReminder): Promise<void> {
   const url = reportConsoleUrl(services.config, due.report.formId, due.report.id);
   const subject = staleMessageSubject(due.report.reportId ?? "");
-  let failed = 0;
-  for (const address of due.addresses) {
-    try {
-      await services.mailer.send(notificationMail(address, subject, url));
-    } catch (error) {
-      failed += 1;
-      logError("Could not send a notification email", undefined, { kind: ACTION_NOTIFY_STALE_MESSAGE, reason: mailFailureReason(error) });
-    }
-  }
-  logInfo("Sent notification emails", { kind: ACTION_NOTIFY_STALE_MESSAGE, sent: due.addresses.length - failed, failed });
+  await mailEveryAddress(services, ACTION_NOTIFY_STALE_MESSAGE, due.addresses, subject, url);
 }
 
 /** Claims and mails every reminder due at `now`, a batch at a time. */
