@@ -1,13 +1,13 @@
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { startPeriodicSweep } from "../../lib/periodic-sweep.ts";
 import type { Database } from "../../../db/client.ts";
 import { resultRows } from "../../../db/results.ts";
-import { organisations, reportSubmissionAssignees, reportSubmissions, roles, users } from "../../../db/schema/index.ts";
+import { organisations, reportSubmissions } from "../../../db/schema/index.ts";
 import { SYSTEM_ACTOR, type Services } from "../../context.ts";
 import { TERMINAL_SUBMISSION_STATUSES } from "../../shared/enums.ts";
 import { recordActivity } from "../audit/service.ts";
 import { mailEveryAddress } from "../notifications/mail.ts";
-import { distinctAddresses, teamOfReport, type NoticeReport } from "../notifications/recipients.ts";
+import { assignedToAnyone, distinctAddresses, managersOfReport, teamOfReport, type NoticeReport } from "../notifications/recipients.ts";
 import { REMINDER_TIMING, type ReminderTiming } from "../notifications/stale-reminders.ts";
 import { reportConsoleUrl } from "../reports/forward-email.ts";
 import { acknowledgeBySql, acknowledgeDueSoon, atTime, awaitingAcknowledgement, awaitingFeedback, feedbackBySql, feedbackDueSoon } from "./sql.ts";
@@ -69,16 +69,6 @@ const SWEEPS: Record<LegalClock, ClockSweep> = {
     sentColumnName: "feedback_reminder_sent_at",
   },
 };
-
-/** Owners and admins who are not suspended: who hears of a report nobody is assigned to (as decision 041). */
-const managersOfReport = () =>
-  sql<string[]>`array(select ${users.email} from ${users} join ${roles} on ${eq(roles.id, users.roleId)} where ${and(
-    eq(users.organisationId, reportSubmissions.organisationId),
-    inArray(roles.name, ["ORGANISATION_OWNER", "ORGANISATION_ADMIN"]),
-    eq(users.suspended, false),
-  )})`;
-
-const assignedToAnyone = () => sql<boolean>`exists (select 1 from ${reportSubmissionAssignees} where ${eq(reportSubmissionAssignees.submissionId, reportSubmissions.id)})`;
 
 const terminal = sql.join(
   TERMINAL_SUBMISSION_STATUSES.map((status) => sql`${status}`),

@@ -1,14 +1,14 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { startPeriodicSweep } from "../../lib/periodic-sweep.ts";
 import type { Database } from "../../../db/client.ts";
 import { resultRows } from "../../../db/results.ts";
-import { organisations, reportConversations, reportSubmissionAssignees, reportSubmissions, roles, users } from "../../../db/schema/index.ts";
+import { organisations, reportConversations, reportSubmissions } from "../../../db/schema/index.ts";
 import { SYSTEM_ACTOR, type Services } from "../../context.ts";
 import { TERMINAL_SUBMISSION_STATUSES } from "../../shared/enums.ts";
 import { recordActivity } from "../audit/service.ts";
 import { reportConsoleUrl } from "../reports/forward-email.ts";
 import { mailEveryAddress } from "./mail.ts";
-import { distinctAddresses, teamOfReport, type NoticeReport } from "./recipients.ts";
+import { assignedToAnyone, distinctAddresses, managersOfReport, teamOfReport, type NoticeReport } from "./recipients.ts";
 
 /**
  * Reminders of a reporter's message that staff have not answered (docs/decisions/041). A message
@@ -55,16 +55,6 @@ const terminal = sql.join(
   TERMINAL_SUBMISSION_STATUSES.map((status) => sql`${status}`),
   sql`, `,
 );
-
-/** The organisation's owners and admins who are not suspended: who hears of a report nobody is assigned to. */
-const managersOfReport = () =>
-  sql<string[]>`array(select ${users.email} from ${users} join ${roles} on ${eq(roles.id, users.roleId)} where ${and(
-    eq(users.organisationId, reportSubmissions.organisationId),
-    inArray(roles.name, ["ORGANISATION_OWNER", "ORGANISATION_ADMIN"]),
-    eq(users.suspended, false),
-  )})`;
-
-const assignedToAnyone = () => sql<boolean>`exists (select 1 from ${reportSubmissionAssignees} where ${eq(reportSubmissionAssignees.submissionId, reportSubmissions.id)})`;
 
 /**
  * Claims the reminders due at `now` and writes each one's audit entry, in one transaction. A
