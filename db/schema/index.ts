@@ -12,3 +12,4 @@ export * from "./plans.ts";
 export * from "./translations.ts";
 export * from "./keys.ts";
 export * from "./saved-replies.ts";
+export * from "./jobs.ts";

@@ -1,15 +1,13 @@
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { startPeriodicSweep } from "../../lib/periodic-sweep.ts";
 import type { Database } from "../../../db/client.ts";
 import { resultRows } from "../../../db/results.ts";
-import { organisations, reportSubmissionAssignees, reportSubmissions, roles, users } from "../../../db/schema/index.ts";
+import { organisations, reportSubmissions } from "../../../db/schema/index.ts";
 import { SYSTEM_ACTOR, type Services } from "../../context.ts";
-import { logError, logInfo } from "../../lib/log.ts";
-import { mailFailureReason } from "../../lib/mailer.ts";
 import { TERMINAL_SUBMISSION_STATUSES } from "../../shared/enums.ts";
 import { recordActivity } from "../audit/service.ts";
-import { notificationMail } from "../notifications/notifier.ts";
-import { distinctAddresses, teamOfReport, type NoticeReport } from "../notifications/recipients.ts";
+import { mailEveryAddress } from "../notifications/mail.ts";
+import { assignedToAnyone, distinctAddresses, managersOfReport, teamOfReport, type NoticeReport } from "../notifications/recipients.ts";
 import { REMINDER_TIMING, type ReminderTiming } from "../notifications/stale-reminders.ts";
 import { reportConsoleUrl } from "../reports/forward-email.ts";
 import { acknowledgeBySql, acknowledgeDueSoon, atTime, awaitingAcknowledgement, awaitingFeedback, feedbackBySql, feedbackDueSoon } from "./sql.ts";
@@ -72,16 +70,6 @@ const SWEEPS: Record<LegalClock, ClockSweep> = {
   },
 };
 
-/** Owners and admins who are not suspended: who hears of a report nobody is assigned to (as decision 041). */
-const managersOfReport = () =>
-  sql<string[]>`array(select ${users.email} from ${users} join ${roles} on ${eq(roles.id, users.roleId)} where ${and(
-    eq(users.organisationId, reportSubmissions.organisationId),
-    inArray(roles.name, ["ORGANISATION_OWNER", "ORGANISATION_ADMIN"]),
-    eq(users.suspended, false),
-  )})`;
-
-const assignedToAnyone = () => sql<boolean>`exists (select 1 from ${reportSubmissionAssignees} where ${eq(reportSubmissionAssignees.submissionId, reportSubmissions.id)})`;
-
 const terminal = sql.join(
   TERMINAL_SUBMISSION_STATUSES.map((status) => sql`${status}`),
   sql`, `,
@@ -140,16 +128,7 @@ export async function claimDueLegalReminders(db: Database, clock: LegalClock, no
 async function mailReminder(services: Services, due: DueLegalReminder): Promise<void> {
   const url = reportConsoleUrl(services.config, due.report.formId, due.report.id);
   const subject = legalReminderSubject(due.clock, due.report.reportId ?? "", due.deadline);
-  let failed = 0;
-  for (const address of due.addresses) {
-    try {
-      await services.mailer.send(notificationMail(address, subject, url));
-    } catch (error) {
-      failed += 1;
-      logError("Could not send a notification email", undefined, { kind: ACTION_NOTIFY_LEGAL_DEADLINE, reason: mailFailureReason(error) });
-    }
-  }
-  logInfo("Sent notification emails", { kind: ACTION_NOTIFY_LEGAL_DEADLINE, sent: due.addresses.length - failed, failed });
+  await mailEveryAddress(services, ACTION_NOTIFY_LEGAL_DEADLINE, due.addresses, subject, url);
 }
 
 /** Claims and mails every legal-deadline reminder due at `now`, a batch at a time; returns how many were claimed. */

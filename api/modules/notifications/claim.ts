@@ -7,12 +7,12 @@ import { SYSTEM_ACTOR } from "../../context.ts";
 import { recordActivity } from "../audit/service.ts";
 
 /**
- * Every instance LISTENs on the same channel, so every instance hears each event; exactly one
- * may send its mail. The claim is an audit row (user_activities, action NotifyNewReport or
- * NotifyNewMessage, metadata.event_id): whoever commits it sends, and the others find it and skip.
- * A transaction-level advisory lock keyed by the event serialises the check and the insert,
- * so two instances cannot both find no row and both insert one. An instance that cannot take the
- * lock skips at once: the holder is claiming that very event.
+ * The record that an event's staff were notified: an audit row (user_activities, action
+ * NotifyNewReport or NotifyNewMessage, metadata.event_id), written once per event after its mail
+ * went out. The mail itself is a background job (decision 058) that runs at least once, so the
+ * record must hold however often it ran: a transaction-level advisory lock keyed by the event
+ * serialises the check and the insert, so two writers cannot both find no row and both insert one,
+ * and a writer that cannot take the lock skips at once, as the holder is recording that very event.
  */
 
 export type NotificationKind = "NotifyNewReport" | "NotifyNewMessage";
@@ -31,7 +31,7 @@ export function lockKey(eventId: string): string {
   return createHash("sha256").update(`lantern.notify:${eventId}`).digest().readBigInt64BE(0).toString();
 }
 
-/** True when this instance won the event and must send its mail. */
+/** True when this call wrote the event's record; false when it was already there (or being written). */
 export async function claimNotification(db: Database, claim: NotificationClaim): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [locked] = resultRows<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${lockKey(claim.eventId)}::bigint) as locked`));

@@ -1,12 +1,16 @@
+import type { Database } from "../../../db/client.ts";
 import type { Services } from "../../context.ts";
 import { isUuid } from "../../lib/ids.ts";
-import { logError, logInfo } from "../../lib/log.ts";
+import { logError } from "../../lib/log.ts";
+import { JOB_TIMING, startJobWorker, type JobHandler, type JobWorkerTiming } from "../../lib/job-worker.ts";
+import { enqueueJobs, type ClaimedJob } from "../../lib/jobs.ts";
+import { mailFailureReason } from "../../lib/mailer.ts";
 import { observeJob } from "../../lib/metrics.ts";
-import { mailFailureReason, type OutgoingMail } from "../../lib/mailer.ts";
 import { reportConsoleUrl } from "../reports/forward-email.ts";
 import { claimNotification, type NotificationKind } from "./claim.ts";
 import { NOTICE_TIMING, startNoticeQueue, type NoticeTiming } from "./notice-queue.ts";
 import { distinctAddresses, noticeOf, reporterMessageReport, type NoticeReport } from "./recipients.ts";
+import { mailEveryAddress } from "./mail.ts";
 import { claimForgottenNotices, claimReportNotices, type NewReportNotice } from "./report-notices.ts";
 
 /**
@@ -18,6 +22,9 @@ import { claimForgottenNotices, claimReportNotices, type NewReportNotice } from 
  * A mail says that something happened and links to the console, where the reader must sign in
  * and be allowed to see the report. It never carries answers, messages, names or anything else
  * from the report: mail is stored in the clear, forwarded and read on shared screens.
+ *
+ * Each event becomes a background job (decision 058) that carries only the report's or message's
+ * id, so a mail survives a restart and a mail server's outage, and goes out once across instances.
  */
 
 /** `newReportTopic(organisationId)` in reporting/complete.ts, published on completion and for enquiries. */
@@ -28,9 +35,10 @@ export const MESSAGE_PREFIX = "conversation.message.";
 export const NEW_REPORT_SUBJECT = "A new report was received";
 export const newMessageSubject = (reportID: string) => `There is a new message on report ${reportID}`;
 
-export function notificationMail(to: string, subject: string, url: string): OutgoingMail {
-  return { to, subject, text: [`${subject}.`, "", "Sign in to the admin console to view it:", url, ""].join("\n") };
-}
+/** The job of a new report's notice; the report's id is its subject. */
+export const NEW_REPORT_JOB = "notify.new_report";
+/** The job of a reporter's new message; its id is the job's subject and, once, its dedupe key. */
+export const NEW_MESSAGE_JOB = "notify.new_message";
 
 interface Delivery {
   kind: NotificationKind;
@@ -40,79 +48,117 @@ interface Delivery {
   subject: string;
 }
 
-/** Claims the event (exactly one instance wins, see claim.ts), then mails each address on its own, so no one sees the others. */
+/** A run in which no mail could be handed over: the job is tried again later (decision 058). */
+class NothingSent extends Error {
+  constructor(readonly code: string) {
+    super("No notification email could be handed to the mailer");
+  }
+}
+
+/**
+ * Mails each address on its own, then records the event as notified (claim.ts: one audit entry per
+ * event, however often the job ran). When every address failed (the mail server is down) the job
+ * fails and is retried with back-off; when only some did, it is not, since a retry would mail the
+ * others again: a rejected address would fail every time anyway.
+ */
 async function deliver(services: Services, notice: Delivery): Promise<void> {
   const addresses = distinctAddresses(notice.addresses);
-  // Nobody to tell: no claim either, so the audit log is not filled with notices that were never sent.
+  // Nobody to tell: no audit entry either, so the log is not filled with notices never sent.
   if (addresses.length === 0) return;
-  const claimed = await claimNotification(services.database.db, {
+  const url = reportConsoleUrl(services.config, notice.report.formId, notice.report.id);
+  const outcome = await mailEveryAddress(services, notice.kind, addresses, notice.subject, url);
+  if (outcome.sent === 0) throw new NothingSent(outcome.reason ?? "unknown");
+  await claimNotification(services.database.db, {
     kind: notice.kind,
     eventId: notice.eventId,
     organisationId: notice.report.organisationId,
     submissionId: notice.report.id,
     reportId: notice.report.reportId,
   });
-  if (!claimed) return;
-  const url = reportConsoleUrl(services.config, notice.report.formId, notice.report.id);
-  let failed = 0;
-  for (const address of addresses) {
-    try {
-      await services.mailer.send(notificationMail(address, notice.subject, url));
-    } catch (error) {
-      failed += 1;
-      logError("Could not send a notification email", undefined, { kind: notice.kind, reason: mailFailureReason(error) });
-    }
-  }
-  logInfo("Sent notification emails", { kind: notice.kind, sent: addresses.length - failed, failed });
 }
 
-function deliverNewReport(services: Services, { report, subscribers }: NewReportNotice): Promise<void> {
-  return deliver(services, { kind: "NotifyNewReport", eventId: `report.new:${report.id}`, report, addresses: subscribers, subject: NEW_REPORT_SUBJECT });
+/** A new report's job: its subscriber, read now (a new report has no team yet). */
+async function runNewReport(services: Services, job: ClaimedJob): Promise<void> {
+  const notice = await noticeOf(services.database.db, job.subjectId);
+  // Deleted or never completed since: nothing to announce.
+  if (!notice) return;
+  await deliver(services, { kind: "NotifyNewReport", eventId: `report.new:${notice.report.id}`, report: notice.report, addresses: notice.subscribers, subject: NEW_REPORT_SUBJECT });
 }
 
-async function onMessage(services: Services, payload: Record<string, unknown>): Promise<void> {
-  // "seen" receipts travel on the same topic; only new messages are news.
-  if (payload.action !== "new" || !isUuid(payload.messageId)) return;
+/** A reporter's new message's job: the report's team as it is now, its muted members excepted. */
+async function runNewMessage(services: Services, job: ClaimedJob): Promise<void> {
   const db = services.database.db;
-  const submissionId = await reporterMessageReport(db, payload.messageId);
+  const submissionId = await reporterMessageReport(db, job.subjectId);
   const notice = submissionId ? await noticeOf(db, submissionId) : null;
   if (!notice) return;
   const subject = newMessageSubject(notice.report.reportId ?? "");
-  await deliver(services, { kind: "NotifyNewMessage", eventId: `conversation.message:${payload.messageId}`, report: notice.report, addresses: notice.team, subject });
+  await deliver(services, { kind: "NotifyNewMessage", eventId: `conversation.message:${job.subjectId}`, report: notice.report, addresses: notice.team, subject });
 }
 
 /**
- * Starts listening; the returned function stops listening and waits for the mail already under
- * way. A failure is logged (without addresses or content) and never reaches the code that
- * published the event: notifications are a courtesy, the report and the message are already saved.
+ * Every instance hears each message event; each enqueues the same job under the message's key, and
+ * the first insert wins. Only a reporter's message is news: staff messages and "seen" receipts
+ * travel on the same topic.
  */
-export function startNotifier(services: Services, timing: NoticeTiming = NOTICE_TIMING): () => Promise<void> {
-  const pending = new Set<Promise<void>>();
-  const run = (kind: NotificationKind, work: () => Promise<void>) => {
-    const task = observeJob("notifier", work()).catch((error: unknown) => logError("A notification failed", undefined, { kind, reason: mailFailureReason(error) }));
-    pending.add(task);
-    void task.finally(() => pending.delete(task));
-  };
+async function enqueueNewMessage(services: Services, payload: Record<string, unknown>): Promise<boolean> {
+  if (payload.action !== "new" || !isUuid(payload.messageId)) return false;
+  if (!(await reporterMessageReport(services.database.db, payload.messageId))) return false;
+  await enqueueJobs(services.database.db, [{ kind: NEW_MESSAGE_JOB, subjectId: payload.messageId, dedupeKey: `conversation.message:${payload.messageId}` }]);
+  return true;
+}
+
+/** What runs each notification job; the worker started by startNotifier, or a test's. */
+export function notificationJobHandlers(services: Services): Record<string, JobHandler> {
+  return { [NEW_REPORT_JOB]: (job) => runNewReport(services, job), [NEW_MESSAGE_JOB]: (job) => runNewMessage(services, job) };
+}
+
+/**
+ * Starts listening and running notification jobs; the returned function stops listening and waits
+ * for the mail already under way. A failure is logged (without addresses or content) and never
+ * reaches the code that published the event: the report and the message are already saved.
+ */
+export function startNotifier(services: Services, timing: NoticeTiming = NOTICE_TIMING, jobTiming: JobWorkerTiming = JOB_TIMING): () => Promise<void> {
   const db = services.database.db;
-  const deliverAll = async (notices: NewReportNotice[]) => {
-    for (const notice of notices) run("NotifyNewReport", () => deliverNewReport(services, notice));
+  const worker = startJobWorker(db, notificationJobHandlers(services), jobTiming);
+  const pending = new Set<Promise<void>>();
+  const track = (task: Promise<void>) => {
+    // The claims and enqueues count as the "notifier" job; the mails as their jobs' kinds.
+    const logged = observeJob("notifier", task).catch((error: unknown) => logError("Could not queue a notification", undefined, { reason: mailFailureReason(error) }));
+    pending.add(logged);
+    void logged.finally(() => pending.delete(logged));
   };
+  // A notice leaves report_notices only in the transaction that makes its job.
+  const queued = (claim: (tx: Database) => Promise<NewReportNotice[]>) =>
+    db.transaction(async (tx) => {
+      const notices = await claim(tx);
+      await enqueueJobs(tx, notices.map((notice) => ({ kind: NEW_REPORT_JOB, subjectId: notice.report.id })));
+      return notices;
+    });
   const newReports = startNoticeQueue({
     timing,
-    claim: (ids) => claimReportNotices(db, ids),
-    claimForgotten: (before, limit) => claimForgottenNotices(db, before, limit),
-    deliver: deliverAll,
-    track: (task) => run("NotifyNewReport", () => task),
+    claim: (ids) => queued((tx) => claimReportNotices(tx, ids)),
+    claimForgotten: (before, limit) => queued((tx) => claimForgottenNotices(tx, before, limit)),
+    deliver: async (notices) => {
+      if (notices.length > 0) worker.kick();
+    },
+    track,
   });
   const unsubscribe = [
     services.pubsub.subscribePrefix(NEW_REPORT_PREFIX, (_topic, payload) => {
       if (isUuid(payload.submissionId)) newReports.add(payload.submissionId);
     }),
-    services.pubsub.subscribePrefix(MESSAGE_PREFIX, (_topic, payload) => run("NotifyNewMessage", () => onMessage(services, payload))),
+    services.pubsub.subscribePrefix(MESSAGE_PREFIX, (_topic, payload) =>
+      track(
+        enqueueNewMessage(services, payload).then((queued) => {
+          if (queued) worker.kick();
+        }),
+      ),
+    ),
   ];
   return async () => {
     for (const stop of unsubscribe) stop();
     await newReports.stop();
     await Promise.allSettled([...pending]);
+    await worker.stop();
   };
 }

@@ -1,6 +1,6 @@
-import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
-import { organisationEmailSubscribers, reportConversationMessages, reportConversations, reportSubmissionAssignees, reportSubmissions, users } from "../../../db/schema/index.ts";
+import { organisationEmailSubscribers, reportConversationMessages, reportConversations, reportSubmissionAssignees, reportSubmissions, roles, users } from "../../../db/schema/index.ts";
 
 /** Who hears about what: looked up when the event arrives, so a later mute or unassignment counts. */
 
@@ -26,6 +26,17 @@ export const subscribersOfReport = () =>
 /** The report's team members who have not muted it and are not suspended, in a statement over report_submissions. */
 export const teamOfReport = () =>
   sql<string[]>`array(select ${users.email} from ${reportSubmissionAssignees} join ${users} on ${eq(users.id, reportSubmissionAssignees.userId)} where ${and(eq(reportSubmissionAssignees.submissionId, reportSubmissions.id), eq(reportSubmissionAssignees.isMuted, false), eq(users.suspended, false))})`;
+
+/** The organisation's owners and admins who are not suspended, in a statement over report_submissions: who hears of a report nobody is assigned to. */
+export const managersOfReport = () =>
+  sql<string[]>`array(select ${users.email} from ${users} join ${roles} on ${eq(roles.id, users.roleId)} where ${and(
+    eq(users.organisationId, reportSubmissions.organisationId),
+    inArray(roles.name, ["ORGANISATION_OWNER", "ORGANISATION_ADMIN"]),
+    eq(users.suspended, false),
+  )})`;
+
+/** Whether anyone is assigned to the report, in a statement over report_submissions. */
+export const assignedToAnyone = () => sql<boolean>`exists (select 1 from ${reportSubmissionAssignees} where ${eq(reportSubmissionAssignees.submissionId, reportSubmissions.id)})`;
 
 /** A completed, not deleted report with everyone who may hear of it, in one statement; null for anything else. */
 export async function noticeOf(db: Database, submissionId: string): Promise<Notice | null> {

@@ -15,6 +15,8 @@ export interface NewReportNotice {
  * report_notices; the new-report event that follows the commit only wakes the notifiers up. An
  * instance claims notices by deleting their rows, so each is handled by exactly one instance, and
  * what a lost wake-up (a crash between the commit and the NOTIFY) leaves behind is found by the sweep.
+ * The notifier claims in the transaction that enqueues the notices' mails as background jobs
+ * (decision 058), so a notice is never taken without its job.
  */
 
 interface ClaimedRow {

@@ -1,16 +1,14 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { startPeriodicSweep } from "../../lib/periodic-sweep.ts";
 import type { Database } from "../../../db/client.ts";
 import { resultRows } from "../../../db/results.ts";
-import { organisations, reportConversations, reportSubmissionAssignees, reportSubmissions, roles, users } from "../../../db/schema/index.ts";
+import { organisations, reportConversations, reportSubmissions } from "../../../db/schema/index.ts";
 import { SYSTEM_ACTOR, type Services } from "../../context.ts";
-import { logError, logInfo } from "../../lib/log.ts";
-import { mailFailureReason } from "../../lib/mailer.ts";
 import { TERMINAL_SUBMISSION_STATUSES } from "../../shared/enums.ts";
 import { recordActivity } from "../audit/service.ts";
 import { reportConsoleUrl } from "../reports/forward-email.ts";
-import { notificationMail } from "./notifier.ts";
-import { distinctAddresses, teamOfReport, type NoticeReport } from "./recipients.ts";
+import { mailEveryAddress } from "./mail.ts";
+import { assignedToAnyone, distinctAddresses, managersOfReport, teamOfReport, type NoticeReport } from "./recipients.ts";
 
 /**
  * Reminders of a reporter's message that staff have not answered (docs/decisions/041). A message
@@ -57,16 +55,6 @@ const terminal = sql.join(
   TERMINAL_SUBMISSION_STATUSES.map((status) => sql`${status}`),
   sql`, `,
 );
-
-/** The organisation's owners and admins who are not suspended: who hears of a report nobody is assigned to. */
-const managersOfReport = () =>
-  sql<string[]>`array(select ${users.email} from ${users} join ${roles} on ${eq(roles.id, users.roleId)} where ${and(
-    eq(users.organisationId, reportSubmissions.organisationId),
-    inArray(roles.name, ["ORGANISATION_OWNER", "ORGANISATION_ADMIN"]),
-    eq(users.suspended, false),
-  )})`;
-
-const assignedToAnyone = () => sql<boolean>`exists (select 1 from ${reportSubmissionAssignees} where ${eq(reportSubmissionAssignees.submissionId, reportSubmissions.id)})`;
 
 /**
  * Claims the reminders due at `now` and writes each one's audit entry, in one transaction. A
@@ -125,16 +113,7 @@ export async function claimDueReminders(db: Database, now: Date, limit = BATCH):
 async function mailReminder(services: Services, due: DueReminder): Promise<void> {
   const url = reportConsoleUrl(services.config, due.report.formId, due.report.id);
   const subject = staleMessageSubject(due.report.reportId ?? "");
-  let failed = 0;
-  for (const address of due.addresses) {
-    try {
-      await services.mailer.send(notificationMail(address, subject, url));
-    } catch (error) {
-      failed += 1;
-      logError("Could not send a notification email", undefined, { kind: ACTION_NOTIFY_STALE_MESSAGE, reason: mailFailureReason(error) });
-    }
-  }
-  logInfo("Sent notification emails", { kind: ACTION_NOTIFY_STALE_MESSAGE, sent: due.addresses.length - failed, failed });
+  await mailEveryAddress(services, ACTION_NOTIFY_STALE_MESSAGE, due.addresses, subject, url);
 }
 
 /** Claims and mails every reminder due at `now`, a batch at a time. */

@@ -4,10 +4,8 @@ import type { Database } from "../../../db/client.ts";
 import { resultRows } from "../../../db/results.ts";
 import { organisations, reportSubmissions } from "../../../db/schema/index.ts";
 import { SYSTEM_ACTOR, type Services } from "../../context.ts";
-import { logError, logInfo } from "../../lib/log.ts";
-import { mailFailureReason } from "../../lib/mailer.ts";
 import { recordActivity } from "../audit/service.ts";
-import { notificationMail } from "../notifications/notifier.ts";
+import { mailEveryAddress } from "../notifications/mail.ts";
 import { distinctAddresses } from "../notifications/recipients.ts";
 import { REMINDER_TIMING, type ReminderTiming } from "../notifications/stale-reminders.ts";
 import { reportConsoleUrl } from "../reports/forward-email.ts";
@@ -92,16 +90,7 @@ export async function claimRetentionWarnings(db: Database, now: Date, limit = BA
 async function mailWarning(services: Services, warning: RetentionWarning): Promise<void> {
   const url = reportConsoleUrl(services.config, warning.report.formId, warning.report.id);
   const subject = retentionWarningSubject(warning.report.reportId, warning.deleteOn);
-  let failed = 0;
-  for (const address of warning.addresses) {
-    try {
-      await services.mailer.send(notificationMail(address, subject, url));
-    } catch (error) {
-      failed += 1;
-      logError("Could not send a notification email", undefined, { kind: ACTION_RETENTION_WARNING, reason: mailFailureReason(error) });
-    }
-  }
-  logInfo("Sent notification emails", { kind: ACTION_RETENTION_WARNING, sent: warning.addresses.length - failed, failed });
+  await mailEveryAddress(services, ACTION_RETENTION_WARNING, warning.addresses, subject, url);
 }
 
 interface DueRow {
