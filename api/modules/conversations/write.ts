@@ -5,6 +5,8 @@ import type { Ctx } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
 import { logError } from "../../lib/log.ts";
 import { recordActivity } from "../audit/service.ts";
+import { enqueueJobs } from "../../lib/jobs.ts";
+import { newMessageJob } from "../notifications/message-job.ts";
 import { publishReportUpdated, recordReportChange } from "../reports/events.ts";
 import { insertNote, statusNoteText } from "../reports/notes.ts";
 import { isTerminal, reportFor } from "../reports/policy.ts";
@@ -114,6 +116,8 @@ export async function insertMessage(
     action: "SendMessage",
     ...(metadata ? { metadata } : {}),
   });
+  // A reporter's message mails the team: the job commits with the message (decision 058).
+  if (access.side === "Guest") await enqueueJobs(tx, [newMessageJob(message!.id)]);
   return { message: message!, submissionId: access.submission.id, organisationId: access.submission.organisationId, reopened: access.reopened === true };
 }
 

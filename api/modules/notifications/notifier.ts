@@ -11,6 +11,7 @@ import { claimNotification, type NotificationKind } from "./claim.ts";
 import { NOTICE_TIMING, startNoticeQueue, type NoticeTiming } from "./notice-queue.ts";
 import { distinctAddresses, noticeOf, reporterMessageReport, type NoticeReport } from "./recipients.ts";
 import { mailEveryAddress } from "./mail.ts";
+import { NEW_MESSAGE_JOB, newMessageJob } from "./message-job.ts";
 import { claimForgottenNotices, claimReportNotices, type NewReportNotice } from "./report-notices.ts";
 
 /**
@@ -37,8 +38,7 @@ export const newMessageSubject = (reportID: string) => `There is a new message o
 
 /** The job of a new report's notice; the report's id is its subject. */
 export const NEW_REPORT_JOB = "notify.new_report";
-/** The job of a reporter's new message; its id is the job's subject and, once, its dedupe key. */
-export const NEW_MESSAGE_JOB = "notify.new_message";
+export { NEW_MESSAGE_JOB } from "./message-job.ts";
 
 interface Delivery {
   kind: NotificationKind;
@@ -97,13 +97,14 @@ async function runNewMessage(services: Services, job: ClaimedJob): Promise<void>
 
 /**
  * Every instance hears each message event; each enqueues the same job under the message's key, and
- * the first insert wins. Only a reporter's message is news: staff messages and "seen" receipts
+ * the first insert (normally the message's own transaction) wins. Only a reporter's message is news: staff messages and "seen" receipts
  * travel on the same topic.
  */
 async function enqueueNewMessage(services: Services, payload: Record<string, unknown>): Promise<boolean> {
   if (payload.action !== "new" || !isUuid(payload.messageId)) return false;
   if (!(await reporterMessageReport(services.database.db, payload.messageId))) return false;
-  await enqueueJobs(services.database.db, [{ kind: NEW_MESSAGE_JOB, subjectId: payload.messageId, dedupeKey: `conversation.message:${payload.messageId}` }]);
+  // Normally there already: the message's transaction added it. This covers a message written by an older instance.
+  await enqueueJobs(services.database.db, [newMessageJob(payload.messageId)]);
   return true;
 }
 
