@@ -104,3 +104,28 @@ describe("forged or foreign message events", () => {
     expect((await jobsAbout(report.id)).length).toBe(1);
   });
 });
+
+describe("a reporter's message", () => {
+  const SEND = `mutation ($text: String!) { reportConversationSendMessage(input: { type: Text, message: $text }) { id } }`;
+
+  test("has its mail job saved with it, even when no instance hears its event", async () => {
+    const { credentials } = await newReport();
+    const reporter = new ReporterClient(server, "demo.localhost");
+    expect((await reporter.post("/api/auth/report_login", { reportID: credentials.reportID, password: credentials.generatedPassword })).status).toBe(200);
+    // The event is lost (as with an instance stopping between the commit and its NOTIFY).
+    const pubsub = server.lantern.services.pubsub;
+    const publish = pubsub.publish.bind(pubsub);
+    pubsub.publish = async (topic, payload) => (topic.startsWith("conversation.message.") ? undefined : publish(topic, payload));
+    let messageId: string;
+    try {
+      const sent = await reporter.gql<{ reportConversationSendMessage: { id: string } }>(SEND, { text: SECRET_ANSWER });
+      expect(sent.errors).toBeUndefined();
+      messageId = sent.data!.reportConversationSendMessage.id;
+    } finally {
+      pubsub.publish = publish;
+    }
+    const [job] = await jobsAbout(messageId);
+    expect(job).toMatchObject({ kind: NEW_MESSAGE_JOB, dedupeKey: `conversation.message:${messageId}` });
+    for (const secret of [SECRET_ANSWER, "@"]) expect(JSON.stringify(job)).not.toContain(secret);
+  });
+});
