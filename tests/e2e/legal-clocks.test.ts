@@ -62,3 +62,31 @@ describe("legal deadlines in the console", () => {
     expect(after!.feedbackAt).not.toBeNull();
   }, 120_000);
 });
+
+describe("an unassigned report", () => {
+  test("shows an owner its deadlines beside Join Team, before anyone has joined", async () => {
+    const { server, browser, consoleOrigin } = suite;
+    const [demo] = await server.db.select().from(organisations).where(eq(organisations.slug, "demo"));
+    const [report] = await server.db.select().from(reportSubmissions).where(and(eq(reportSubmissions.organisationId, demo!.id), eq(reportSubmissions.status, "New")));
+    await server.db.delete(reportSubmissionAssignees).where(eq(reportSubmissionAssignees.submissionId, report!.id));
+    // Received eight days ago and never answered: acknowledgement is overdue while it waits for a team.
+    await server.db
+      .update(reportSubmissions)
+      .set({ completedAt: new Date(Date.now() - 8 * DAY), acknowledgedAt: null, feedbackAt: null })
+      .where(eq(reportSubmissions.id, report!.id));
+    for (const width of [1440, 390]) {
+      const { page, problems } = await newConsolePage(browser, width);
+      await signInToConsole(page, consoleOrigin, "owner@demo.test");
+      await page.goto(`${consoleOrigin}/admin/manage/reports/overview/${report!.formId}/${report!.id}`);
+      await page.getByRole("button", { name: "Join Team" }).waitFor();
+      const panel = page.getByRole("region", { name: "Legal deadlines" });
+      await panel.getByText("Acknowledge by").waitFor();
+      await panel.getByText("Overdue").waitFor();
+      // Not on the team: nothing to record yet.
+      expect(await panel.getByRole("button", { name: "Record feedback given" }).count()).toBe(0);
+      await checkConsoleScreen(page, "legal-clocks", "join-team-gate");
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }
+  }, 120_000);
+});

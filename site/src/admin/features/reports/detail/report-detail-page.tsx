@@ -8,6 +8,7 @@ import { MissingScreen } from '../../../ui/missing-screen';
 import type { Viewer } from '../../../viewer';
 import { DETAIL_QUERY, type ReportDetail } from './detail-api';
 import { JoinTeam } from './join-team';
+import { LegalClocksPanel } from './legal-clocks-panel';
 import { ReportHeader } from './report-header';
 import { reportRules } from './report-rules';
 import { ReportTabs } from './report-tabs';
@@ -77,7 +78,11 @@ export function ReportDetailPage({ viewer, tab, reportFormID, reportSubmissionID
       {rules.hasTeam ? (
         <ReportTabs viewer={viewer} report={report} rules={rules} tab={tab} organisationID={organisationID} />
       ) : (
-        <JoinTeam report={report} canJoin={rules.canJoin} />
+        <>
+          <JoinTeam report={report} canJoin={rules.canJoin} />
+          {/* Whoever may take the report on sees how long it has: the clocks run before anyone joins. */}
+          {rules.canJoin && <LegalClocksPanel viewer={viewer} report={report} />}
+        </>
       )}
     </main>
   );
