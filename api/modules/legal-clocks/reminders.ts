@@ -1,12 +1,13 @@
-import { sql, type SQL } from "drizzle-orm";
-import { startPeriodicSweep } from "../../lib/periodic-sweep.ts";
+import { and, eq, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { resultRows } from "../../../db/results.ts";
 import { organisations, reportSubmissions } from "../../../db/schema/index.ts";
 import { SYSTEM_ACTOR, type Services } from "../../context.ts";
 import { TERMINAL_SUBMISSION_STATUSES } from "../../shared/enums.ts";
+import type { JobHandler } from "../../lib/job-worker.ts";
+import { enqueueJobs, type ClaimedJob } from "../../lib/jobs.ts";
 import { recordActivity } from "../audit/service.ts";
-import { mailEveryAddress } from "../notifications/mail.ts";
+import { mailReminderOrRetry, reminderReportColumns, runReminderJobsAt, startSweepWithJobs } from "../notifications/reminder-jobs.ts";
 import { assignedToAnyone, distinctAddresses, managersOfReport, teamOfReport, type NoticeReport } from "../notifications/recipients.ts";
 import { REMINDER_TIMING, type ReminderTiming } from "../notifications/stale-reminders.ts";
 import { reportConsoleUrl } from "../reports/forward-email.ts";
@@ -15,13 +16,17 @@ import { acknowledgeBySql, acknowledgeDueSoon, atTime, awaitingAcknowledgement, 
 /**
  * One reminder before each legal deadline (decision 050), swept like the stale-message reminders
  * (decision 041): every instance sweeps every minute and as it starts; one statement claims the
- * due reports `for update skip locked` and stamps their reminder time, and only the claimer mails.
- * A report's stamp is in the database, so no instance, and no restart, sends it twice.
+ * due reports `for update skip locked` and stamps their reminder time, and only the claimer enqueues
+ * its mail job, in the same transaction (decision 058). A report's stamp is in the database, so no
+ * instance, and no restart, sends it twice; a mail the mail server refused is retried with back-off.
  */
 
 export type LegalClock = "Acknowledge" | "Feedback";
 export const ACTION_NOTIFY_LEGAL_DEADLINE = "NotifyLegalDeadline";
 const BATCH = 100;
+
+/** One job kind per clock (a job carries only the report's id); the report's id and the clock are its dedupe key. */
+export const LEGAL_REMINDER_JOBS: Record<LegalClock, string> = { Acknowledge: "remind.legal_deadline.acknowledge", Feedback: "remind.legal_deadline.feedback" };
 
 const whenUtc = (at: Date) => `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 export const legalReminderSubject = (clock: LegalClock, reportID: string, deadline: Date) =>
@@ -108,6 +113,11 @@ export async function claimDueLegalReminders(db: Database, clock: LegalClock, no
       // The team, its muted and suspended members excepted; a report nobody is assigned to, its managers.
       addresses: distinctAddresses(row.assigned ? row.team : row.managers),
     }));
+    const kind = LEGAL_REMINDER_JOBS[clock];
+    await enqueueJobs(
+      tx,
+      reminders.filter((due) => due.addresses.length > 0).map((due) => ({ kind, subjectId: due.report.id, dedupeKey: `${kind}:${due.report.id}`, runAt: now })),
+    );
     for (const due of reminders) {
       // Nobody to tell (every team member muted it): the reminder counts as given, unrecorded.
       if (due.addresses.length === 0) continue;
@@ -124,20 +134,44 @@ export async function claimDueLegalReminders(db: Database, clock: LegalClock, no
   });
 }
 
-/** Each address on its own, the subject and a link to the report in the console only. */
-async function mailReminder(services: Services, due: DueLegalReminder): Promise<void> {
-  const url = reportConsoleUrl(services.config, due.report.formId, due.report.id);
-  const subject = legalReminderSubject(due.clock, due.report.reportId ?? "", due.deadline);
-  await mailEveryAddress(services, ACTION_NOTIFY_LEGAL_DEADLINE, due.addresses, subject, url);
+/**
+ * A reminder's job: the report, its deadline and its recipients as they are now. A report whose
+ * clock stopped since (acknowledged, given feedback, deleted) is not reminded of any more.
+ */
+async function runLegalReminder(services: Services, clock: LegalClock, job: ClaimedJob): Promise<void> {
+  const sweep = SWEEPS[clock];
+  const [row] = await services.database.db
+    .select({
+      ...reminderReportColumns,
+      deadline: sql<string | Date>`${sweep.deadline}`,
+      team: teamOfReport(),
+      assigned: assignedToAnyone(),
+      managers: managersOfReport(),
+    })
+    .from(reportSubmissions)
+    .innerJoin(organisations, eq(organisations.id, reportSubmissions.organisationId))
+    .where(and(eq(reportSubmissions.id, job.subjectId), sweep.waiting(), isNotNull(sweep.sentColumn)))
+    .limit(1);
+  if (!row) return;
+  const url = reportConsoleUrl(services.config, row.formId, row.id);
+  const subject = legalReminderSubject(clock, row.reportId ?? "", new Date(row.deadline));
+  await mailReminderOrRetry(services, ACTION_NOTIFY_LEGAL_DEADLINE, distinctAddresses(row.assigned ? row.team : row.managers), subject, url);
 }
 
-/** Claims and mails every legal-deadline reminder due at `now`, a batch at a time; returns how many were claimed. */
+export const legalReminderJobHandlers = (services: Services): Record<string, JobHandler> => ({
+  [LEGAL_REMINDER_JOBS.Acknowledge]: (job) => runLegalReminder(services, "Acknowledge", job),
+  [LEGAL_REMINDER_JOBS.Feedback]: (job) => runLegalReminder(services, "Feedback", job),
+});
+
+/** Mails the reminders whose jobs are due at `now`, as a server's worker would; for tests. */
+export const runLegalReminderJobs = (services: Services, now: Date) => runReminderJobsAt(services.database.db, legalReminderJobHandlers(services), now);
+
+/** Claims every legal-deadline reminder due at `now`, a batch at a time, enqueueing their mails; returns how many were claimed. */
 export async function sendDueLegalReminders(services: Services, now: Date): Promise<number> {
   let claimed = 0;
   for (const clock of ["Acknowledge", "Feedback"] as const) {
     for (;;) {
       const due = await claimDueLegalReminders(services.database.db, clock, now, BATCH);
-      for (const reminder of due) if (reminder.addresses.length > 0) await mailReminder(services, reminder);
       claimed += due.length;
       if (due.length < BATCH) break;
     }
@@ -145,7 +179,7 @@ export async function sendDueLegalReminders(services: Services, now: Date): Prom
   return claimed;
 }
 
-/** Sweeps at once and then every `sweepEveryMs`; the returned function stops and waits for the sweep under way. */
+/** Sweeps at once and then every `sweepEveryMs`, and runs the reminders' jobs; the returned function stops both and waits for their work under way. */
 export function startLegalClockReminders(services: Services, timing: ReminderTiming = REMINDER_TIMING): () => Promise<void> {
-  return startPeriodicSweep("Legal deadline reminders", timing.sweepEveryMs, () => sendDueLegalReminders(services, new Date(timing.now())));
+  return startSweepWithJobs("Legal deadline reminders", legalReminderJobHandlers(services), (now) => sendDueLegalReminders(services, now), services, timing);
 }

@@ -1,23 +1,25 @@
-import { eq, sql } from "drizzle-orm";
-import { startPeriodicSweep } from "../../lib/periodic-sweep.ts";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { resultRows } from "../../../db/results.ts";
 import { organisations, reportSubmissions } from "../../../db/schema/index.ts";
 import { SYSTEM_ACTOR, type Services } from "../../context.ts";
+import type { JobHandler } from "../../lib/job-worker.ts";
+import { enqueueJobs, type ClaimedJob } from "../../lib/jobs.ts";
 import { recordActivity } from "../audit/service.ts";
-import { mailEveryAddress } from "../notifications/mail.ts";
+import { mailReminderOrRetry, reminderReportColumns, runReminderJobsAt, startSweepWithJobs } from "../notifications/reminder-jobs.ts";
 import { distinctAddresses } from "../notifications/recipients.ts";
 import { REMINDER_TIMING, type ReminderTiming } from "../notifications/stale-reminders.ts";
 import { reportConsoleUrl } from "../reports/forward-email.ts";
 import { purgeReport, type PurgedReport } from "../reports/purge.ts";
 import { RETENTION_WARNING_DAYS } from "../../shared/retention.ts";
-import { atTime, deletionDateSql, deletionDue, ownersOfReportOrganisation, retained, warningDue } from "./sql.ts";
+import { atTime, deletionDateSql, deletionDue, effectiveDeletionSql, ownersOfReportOrganisation, retained, warningDue } from "./sql.ts";
 
 /**
  * Retention's sweep (decision 052), run like the reminder sweeps (decisions 041, 050): every
  * instance sweeps every minute and as it starts; each step claims its reports `for update skip
  * locked` in small batches, so two instances never take the same report, and its stamp (the
- * warning time, the deletion) is in the database, so a restart repeats nothing.
+ * warning time, the deletion) is in the database, so a restart repeats nothing. A warning's mail is a
+ * job enqueued with its stamp (decision 058), so a mail the mail server refused is retried.
  */
 
 export const ACTION_RETENTION_WARNING = "NotifyRetentionDelete";
@@ -25,6 +27,8 @@ export const ACTION_RETENTION_DELETE = "RetentionDelete";
 /** Small: each deletion is a dozen statements inside the batch's one transaction. */
 const BATCH = 20;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** A warning's mail; its subject is the report, its dedupe key the report and the warning's time (a report closed again is warned again). */
+export const RETENTION_WARNING_JOB = "warn.retention";
 
 const dayUtc = (at: Date) => at.toISOString().slice(0, 10);
 export const retentionWarningSubject = (reportID: string, deleteOn: Date) => `Report ${reportID} will be deleted on ${dayUtc(deleteOn)}`;
@@ -72,6 +76,12 @@ export async function claimRetentionWarnings(db: Database, now: Date, limit = BA
       deleteOn: new Date(Math.max(new Date(row.deletion_date).getTime(), earliest)),
       addresses: distinctAddresses(row.owners),
     }));
+    await enqueueJobs(
+      tx,
+      warnings
+        .filter((warning) => warning.addresses.length > 0)
+        .map((warning) => ({ kind: RETENTION_WARNING_JOB, subjectId: warning.report.id, dedupeKey: `${RETENTION_WARNING_JOB}:${warning.report.id}:${now.getTime()}`, runAt: now })),
+    );
     for (const warning of warnings) {
       await recordActivity(tx, SYSTEM_ACTOR, {
         organisationId: warning.report.organisationId,
@@ -86,12 +96,33 @@ export async function claimRetentionWarnings(db: Database, now: Date, limit = BA
   });
 }
 
-/** Each owner on their own: the report ID, the date and a link; never any of the report's content. */
-async function mailWarning(services: Services, warning: RetentionWarning): Promise<void> {
-  const url = reportConsoleUrl(services.config, warning.report.formId, warning.report.id);
-  const subject = retentionWarningSubject(warning.report.reportId, warning.deleteOn);
-  await mailEveryAddress(services, ACTION_RETENTION_WARNING, warning.addresses, subject, url);
+/**
+ * A warning's job: the report's owners and deletion date as they are now (the date the sweep told:
+ * the later of the retention date and a full window after the warning). A report re-opened, put on
+ * hold or deleted since is not warned of.
+ */
+async function runRetentionWarning(services: Services, job: ClaimedJob): Promise<void> {
+  const [row] = await services.database.db
+    .select({
+      ...reminderReportColumns,
+      deleteOn: sql<string | Date>`${effectiveDeletionSql}`,
+      owners: ownersOfReportOrganisation(),
+    })
+    .from(reportSubmissions)
+    .innerJoin(organisations, eq(organisations.id, reportSubmissions.organisationId))
+    .where(and(eq(reportSubmissions.id, job.subjectId), retained(), isNotNull(reportSubmissions.retentionWarnedAt)))
+    .limit(1);
+  if (!row) return;
+  // Each owner on their own: the report ID, the date and a link; never any of the report's content.
+  const url = reportConsoleUrl(services.config, row.formId, row.id);
+  const subject = retentionWarningSubject(row.reportId ?? "", new Date(row.deleteOn));
+  await mailReminderOrRetry(services, ACTION_RETENTION_WARNING, distinctAddresses(row.owners), subject, url);
 }
+
+export const retentionJobHandlers = (services: Services): Record<string, JobHandler> => ({ [RETENTION_WARNING_JOB]: (job) => runRetentionWarning(services, job) });
+
+/** Mails the warnings whose jobs are due at `now`, as a server's worker would; for tests. */
+export const runRetentionJobs = (services: Services, now: Date) => runReminderJobsAt(services.database.db, retentionJobHandlers(services), now);
 
 interface DueRow {
   id: string;
@@ -138,7 +169,6 @@ export async function sweepRetention(services: Services, now: Date): Promise<{ w
   let warned = 0;
   for (;;) {
     const due = await claimRetentionWarnings(services.database.db, now, BATCH);
-    for (const warning of due) if (warning.addresses.length > 0) await mailWarning(services, warning);
     warned += due.length;
     if (due.length < BATCH) break;
   }
@@ -151,7 +181,7 @@ export async function sweepRetention(services: Services, now: Date): Promise<{ w
   return { warned, deleted };
 }
 
-/** Sweeps at once and then every `sweepEveryMs`; the returned function stops and waits for the sweep under way. */
+/** Sweeps at once and then every `sweepEveryMs`, and runs the warnings' jobs; the returned function stops both and waits for their work under way. */
 export function startRetention(services: Services, timing: ReminderTiming = REMINDER_TIMING): () => Promise<void> {
-  return startPeriodicSweep("Retention sweep", timing.sweepEveryMs, () => sweepRetention(services, new Date(timing.now())));
+  return startSweepWithJobs("Retention sweep", retentionJobHandlers(services), async (now) => (await sweepRetention(services, now)).warned, services, timing);
 }

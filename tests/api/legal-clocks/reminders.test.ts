@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, inArray } from "drizzle-orm";
 import { organisations, reportSubmissionAssignees, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
-import { ACTION_NOTIFY_LEGAL_DEADLINE, legalReminderSubject, sendDueLegalReminders, startLegalClockReminders, type LegalClock } from "../../../api/modules/legal-clocks/reminders.ts";
+import { ACTION_NOTIFY_LEGAL_DEADLINE, legalReminderSubject, runLegalReminderJobs, sendDueLegalReminders, startLegalClockReminders, type LegalClock } from "../../../api/modules/legal-clocks/reminders.ts";
 import { addCalendarMonths } from "../../../api/modules/legal-clocks/clocks.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
@@ -49,7 +49,11 @@ const acknowledgeBy = (report: Report) => new Date(report.completedAt!.getTime()
 const feedbackBy = (report: Report, acknowledgedAt: Date) => addCalendarMonths(acknowledgedAt, 3);
 const remindersOf = (report: Report, clock: LegalClock, deadline: Date) => smtp.messages.filter((mail) => subjectOf(mail) === legalReminderSubject(clock, report.reportId!, deadline));
 const recipients = (report: Report, clock: LegalClock, deadline: Date) => remindersOf(report, clock, deadline).flatMap((mail) => mail.to).sort();
-const sweep = (at: Date, target: TestServer = server) => sendDueLegalReminders(target.lantern.services, at);
+/** Sweeps at `at`, then runs the mail jobs due by then, as the server's worker would. */
+async function sweep(at: Date, target: TestServer = server) {
+  await sendDueLegalReminders(target.lantern.services, at);
+  await runLegalReminderJobs(target.lantern.services, at);
+}
 const before = (deadline: Date, days: number) => new Date(deadline.getTime() - days * DAY);
 const auditOf = (report: Report) => server.db.select().from(userActivities).where(and(eq(userActivities.objectId, report.id), eq(userActivities.action, ACTION_NOTIFY_LEGAL_DEADLINE)));
 

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { organisations, reportConversationMessages, reportConversations, reportSubmissionAssignees, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
-import { sendDueReminders, STALE_REMINDER_LIMIT, staleMessageSubject, startStaleReminders } from "../../../api/modules/notifications/stale-reminders.ts";
+import { backgroundJobs, organisations, reportConversationMessages, reportConversations, reportSubmissionAssignees, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
+import { JOB_TIMING } from "../../../api/lib/job-worker.ts";
+import { runStaleReminderJobs, sendDueReminders, STALE_MESSAGE_JOB, STALE_REMINDER_LIMIT, staleMessageSubject, startStaleReminders } from "../../../api/modules/notifications/stale-reminders.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { demoStaff, type DemoStaff } from "../../helpers/session.ts";
@@ -29,8 +30,17 @@ const INTERVAL_HOURS = 2;
 const SECRET_MESSAGE = "It was the night shift manager on the third floor";
 const SEND = `mutation ($id: ID, $text: String!) { reportConversationSendMessage(reportSubmissionID: $id, input: { type: Text, message: $text }) { id } }`;
 
+/** The mail server as the server's mailer reaches it: refusing every mail while `down`. */
+const mailServer = { down: false };
+
 beforeAll(async () => {
   ({ smtp, server, demoId, main } = await startMailingDemo());
+  const mailer = server.lantern.services.mailer;
+  const send = mailer.send.bind(mailer);
+  mailer.send = async (mail) => {
+    if (mailServer.down) throw Object.assign(new Error(`connect ECONNREFUSED for ${mail.to}`), { code: "ECONNREFUSED" });
+    return send(mail);
+  };
   await updateOrganisations(server, eq(organisations.id, demoId), { staleMessageIntervalNumber: INTERVAL_HOURS, staleMessageIntervalUnit: "Hour" });
   as = await demoStaff(server);
 });
@@ -60,8 +70,12 @@ async function assign(report: Report, members: { email: string; isMuted?: boolea
 /** The reminders of one report so far, by recipient. */
 const remindersOf = (report: Report) => smtp.messages.filter((mail) => subjectOf(mail) === staleMessageSubject(report.reportId!));
 const recipients = (report: Report) => remindersOf(report).flatMap((mail) => mail.to).sort();
-/** Sweeps as if `hours` had passed since `from`; mail is handed over before it returns. */
-const sweep = (from: number, hours: number, target: TestServer = server) => sendDueReminders(target.lantern.services, new Date(from + hours * HOUR));
+/** Sweeps as if `hours` had passed since `from`, then runs the mail jobs due by then, as the server's worker would. */
+async function sweep(from: number, hours: number, target: TestServer = server) {
+  const at = new Date(from + hours * HOUR);
+  await sendDueReminders(target.lantern.services, at);
+  await runStaleReminderJobs(target.lantern.services, at);
+}
 
 describe("stale-message reminders", () => {
   test("nothing before the interval; once it has passed, one mail each to the owners and admins of an unassigned report, a link only", async () => {
@@ -162,6 +176,35 @@ describe("stale-message reminders", () => {
     expect(remindersOf(report).length).toBe(1);
     await restart(2 * INTERVAL_HOURS + 0.5);
     expect(remindersOf(report).length).toBe(2);
+  });
+
+  test("a reminder the mail server refused is retried after its back-off and sent once; its job names the report by id only", async () => {
+    const { report, sentAt } = await reportWithMessage();
+    await assign(report, [{ email: "member@demo.test" }, { email: "owner@demo.test" }]);
+    const hours = INTERVAL_HOURS + 0.01;
+    mailServer.down = true;
+    try {
+      await sweep(sentAt, hours);
+    } finally {
+      mailServer.down = false;
+    }
+    expect(remindersOf(report)).toEqual([]);
+    const jobs = () => server.db.select().from(backgroundJobs).where(and(eq(backgroundJobs.kind, STALE_MESSAGE_JOB), eq(backgroundJobs.subjectId, report.id)));
+    const [failed] = await jobs();
+    expect(failed).toMatchObject({ state: "queued", attempts: 1, lastError: "ECONNREFUSED" });
+    for (const secret of [SECRET_MESSAGE, "member@demo.test", "@"]) expect(JSON.stringify(failed)).not.toContain(secret);
+
+    // Before the back-off has passed nothing is sent, and a later sweep does not claim the reminder again.
+    const backOffHours = JOB_TIMING.retry.baseDelayMs / HOUR;
+    await sweep(sentAt, hours + backOffHours / 2);
+    expect(remindersOf(report)).toEqual([]);
+    await sweep(sentAt, hours + backOffHours * 1.5);
+    expect(recipients(report)).toEqual(["member@demo.test", "owner@demo.test"]);
+    await sweep(sentAt, hours + backOffHours * 3);
+    expect(recipients(report)).toEqual(["member@demo.test", "owner@demo.test"]);
+    expect((await jobs()).map((job) => ({ state: job.state, attempts: job.attempts, lastError: job.lastError }))).toEqual([{ state: "done", attempts: 2, lastError: null }]);
+    const audit = await server.db.select().from(userActivities).where(and(eq(userActivities.objectId, report.id), eq(userActivities.action, "NotifyStaleMessage")));
+    expect(audit.length).toBe(1);
   });
 
   test("an enquiry's first message starts a wait too", async () => {

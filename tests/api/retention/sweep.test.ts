@@ -9,7 +9,7 @@ import {
   reporterSessions,
   userActivities,
 } from "../../../db/schema/index.ts";
-import { ACTION_RETENTION_DELETE, ACTION_RETENTION_WARNING, retentionWarningSubject, sweepRetention } from "../../../api/modules/retention/sweep.ts";
+import { ACTION_RETENTION_DELETE, ACTION_RETENTION_WARNING, retentionWarningSubject, runRetentionJobs, sweepRetention } from "../../../api/modules/retention/sweep.ts";
 import { bodyOf, startMailingDemo, subjectOf } from "../../helpers/notification-mail.ts";
 import { closeAsOwner, deletionDate, HOLD, OPEN, reportWithFile, SET_RETENTION, shift, stored, type Report } from "../../helpers/retention.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
@@ -45,7 +45,12 @@ async function setRetention(months: number | null) {
   if (result.errors) throw new Error(JSON.stringify(result.errors));
 }
 const closedReport = async () => closeAsOwner(server, as.owner, await reportWithFile(server, main, SECRET));
-const sweep = (at: Date, target: TestServer = server) => sweepRetention(target.lantern.services, at);
+/** Sweeps at `at`, then runs the warnings' mail jobs due by then, as the server's worker would. */
+async function sweep(at: Date, target: TestServer = server) {
+  const swept = await sweepRetention(target.lantern.services, at);
+  await runRetentionJobs(target.lantern.services, at);
+  return swept;
+}
 const warningsOf = (report: Report) => smtp.messages.filter((mail) => subjectOf(mail)?.startsWith(`Report ${report.reportId} will be deleted`));
 const auditOf = (report: Report, action: string) => server.db.select().from(userActivities).where(and(eq(userActivities.objectId, report.id), eq(userActivities.action, action)));
 const contentRows = async (report: Report) => {
