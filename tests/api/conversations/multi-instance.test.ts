@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { joinTeam, loginAs, type StaffClient } from "../../helpers/session.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
+import { holdsWithin } from "../../helpers/holds-within.ts";
 
 /**
  * Two instances on one Postgres database: events travel by LISTEN/NOTIFY, so a message written
@@ -46,11 +47,6 @@ const SEND = `mutation ($id: ID, $text: String!) { reportConversationSendMessage
 const MESSAGES = `subscription ($id: ID) { reportConversationMessage(reportSubmissionID: $id) { action message { message from } } }`;
 type MessageEvent = { data?: { reportConversationMessage: { action: string; message: { message: string; from: string } } } };
 
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await Bun.sleep(10);
-  return check();
-}
 
 describe.if(usingPostgres())("two server instances on one database", () => {
   test("a reporter's message sent through one instance reaches staff subscribed on the other within a second", async () => {
@@ -61,7 +57,7 @@ describe.if(usingPostgres())("two server instances on one database", () => {
     await Bun.sleep(300);
     expect((await reporter.gql(SEND, { text: "Sent through the first instance" })).errors).toBeUndefined();
     const sentAt = Date.now();
-    expect(await until(() => live.results.length === 1 && events.results.length === 1, 1_000)).toBe(true);
+    expect(await holdsWithin(() => live.results.length === 1 && events.results.length === 1, 1_000)).toBe(true);
     expect(Date.now() - sentAt).toBeLessThan(1_000);
     expect(live.results[0]!.data!.reportConversationMessage).toEqual({ action: "new", message: { message: "Sent through the first instance", from: "Guest" } });
     expect(events.results[0]!.data!.reportConversations.action).toBe("message");
@@ -75,7 +71,7 @@ describe.if(usingPostgres())("two server instances on one database", () => {
     const live = collect<MessageEvent>(ws, `subscription { reportConversationMessage { action message { message from } } }`, 1);
     await Bun.sleep(300);
     expect((await adminOnSecond.gql(SEND, { id: submissionId, text: "Answered from the second instance" })).errors).toBeUndefined();
-    expect(await until(() => live.results.length === 1, 1_000)).toBe(true);
+    expect(await holdsWithin(() => live.results.length === 1, 1_000)).toBe(true);
     expect(live.results[0]!.data!.reportConversationMessage.message).toEqual({ message: "Answered from the second instance", from: "User" });
     live.dispose();
   });

@@ -7,6 +7,7 @@ import type { TestServer } from "../../helpers/server.ts";
 import { anonymous, joinTeam, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
+import { holdsWithin } from "../../helpers/holds-within.ts";
 
 let server: TestServer;
 let as: DemoStaff;
@@ -40,11 +41,7 @@ function watch(cookie: string, count: number, variables: Record<string, unknown>
   return { client, live: collect<Result>(client, WATCH, count, variables) };
 }
 
-async function until(check: () => boolean, ms = 1_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await Bun.sleep(10);
-  return check();
-}
+const until = (check: () => boolean, ms = 1_000) => holdsWithin(check, ms);
 
 const conversation = async () => (await server.db.select().from(reportConversations).where(eq(reportConversations.submissionId, submissionId)))[0]!;
 const statuses = (live: { results: Result[] }) => live.results.map((r) => r.data?.reportConversation.otherUserStatus);

@@ -9,6 +9,7 @@ import { buildNorthwindReport, missingIds, organisationState, SEND_TEXT, type No
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { demoStaff, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
+import { holdsWithin } from "../../helpers/holds-within.ts";
 
 /**
  * The subscriptions of cross-organisation.test.ts's promise: subscribing to Northwind's report or
@@ -55,12 +56,7 @@ async function settle(live: Live, ms = 2_000) {
   return { ended, error, data: live.results.map((result) => result.data ?? null).filter((data) => data !== null) };
 }
 
-// A ceiling, not an expectation of speed: it only matters when the awaited thing never happens.
-async function until(check: () => boolean, ms = 10_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await Bun.sleep(10);
-  return check();
-}
+const until = (check: () => boolean, ms = 10_000) => holdsWithin(check, ms);
 
 /** Has the reporter write until `live` hears of it: a subscription's start cannot be observed from outside. */
 async function reporterWritesUntil(live: Live, count = 1) {

@@ -6,6 +6,7 @@ import { startDemoWithReporter } from "../../helpers/demo.ts";
 import type { TestServer } from "../../helpers/server.ts";
 import { joinTeam, type DemoStaff, type StaffClient } from "../../helpers/session.ts";
 import { collect, rawSocket, wsClient } from "../../helpers/websocket.ts";
+import { holdsWithin } from "../../helpers/holds-within.ts";
 
 /**
  * reportSubmission (admin view): the detail page's live report. A staff member who may see the
@@ -47,12 +48,7 @@ function subscribe(client: StaffClient | { cookie: string }, id: unknown, count 
 }
 type Live = ReturnType<typeof subscribe>;
 
-// A ceiling, not an expectation of speed: it only matters when the awaited thing never happens.
-async function until(check: () => boolean, ms = 10_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await Bun.sleep(10);
-  return check();
-}
+const until = (check: () => boolean, ms = 10_000) => holdsWithin(check, ms);
 const views = (live: Live) => live.results.flatMap((result) => (result.data ? [result.data.reportSubmission] : []));
 const latest = (live: Live) => views(live).at(-1);
 const failure = (live: Live): Failure | undefined => live.results.find((result) => result.errors)?.errors?.[0] ?? (live.errors[0] as Failure[] | undefined)?.[0];

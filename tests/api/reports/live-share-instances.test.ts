@@ -11,6 +11,7 @@ import { ReporterClient } from "../../helpers/reporter.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { loginAs, type StaffClient } from "../../helpers/session.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
+import { holdsWithin } from "../../helpers/holds-within.ts";
 
 /**
  * Two instances on one Postgres database (PGlite is one process's): each shares live values among
@@ -51,11 +52,6 @@ const EVENTS = `subscription { reportConversations { submissionId action } }`;
 const SEND = `mutation ($text: String!) { reportConversationSendMessage(input: { type: Text, message: $text }) { id } }`;
 type Counts = { data?: { organisationUserStats: { unreadMessages: number } } };
 
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await Bun.sleep(10);
-  return check();
-}
 
 const channelsOf = (server: TestServer) => liveChannelsOf(server.lantern.services.pubsub).list().filter((channel) => channel.name === "organisationUserStats");
 
@@ -72,7 +68,7 @@ describe.if(usingPostgres())("shared live values over two instances", () => {
     const eventsSocket = wsClient(second, ownerOnSecond.cookie);
     sockets.push(eventsSocket);
     const events = collect<{ data?: { reportConversations: { action: string } } }>(eventsSocket, EVENTS, 1);
-    expect(await until(() => all.every((live) => live.results.length === 1) && channelsOf(second)[0]?.members === 2 && channelsOf(first)[0]?.members === 1, 5_000)).toBe(true);
+    expect(await holdsWithin(() => all.every((live) => live.results.length === 1) && channelsOf(second)[0]?.members === 2 && channelsOf(first)[0]?.members === 1, 5_000)).toBe(true);
     const start = onFirst.results[0]!.data!.organisationUserStats.unreadMessages;
     const computed = (server: TestServer) => channelsOf(server).map((channel) => channel.computations);
     const [firstBefore, secondBefore] = [computed(first)[0]!, computed(second)[0]!];
@@ -80,7 +76,7 @@ describe.if(usingPostgres())("shared live values over two instances", () => {
     const reporter = new ReporterClient(first, "demo.localhost");
     await reporter.post("/api/auth/report_login", { reportID: reportId, password: DEMO_REPORT_PASSWORD });
     expect((await reporter.gql(SEND, { text: "Can anyone hear me?" })).errors).toBeUndefined();
-    expect(await until(() => all.every((live) => live.results.length === 2) && events.results.length === 1, 2_000)).toBe(true);
+    expect(await holdsWithin(() => all.every((live) => live.results.length === 2) && events.results.length === 1, 2_000)).toBe(true);
     expect(events.results[0]!.data!.reportConversations.action).toBe("message");
     for (const live of all) expect(live.results[1]!.data!.organisationUserStats.unreadMessages).toBe(start + 1);
     expect(computed(first)).toEqual([firstBefore + 1]);
@@ -88,6 +84,6 @@ describe.if(usingPostgres())("shared live values over two instances", () => {
 
     for (const live of [...all, events]) live.dispose();
     const open = (server: TestServer) => liveChannelsOf(server.lantern.services.pubsub).list().length;
-    expect(await until(() => open(first) === 0 && open(second) === 0, 2_000)).toBe(true);
+    expect(await holdsWithin(() => open(first) === 0 && open(second) === 0, 2_000)).toBe(true);
   });
 });

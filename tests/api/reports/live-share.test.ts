@@ -9,6 +9,7 @@ import { ReporterClient } from "../../helpers/reporter.ts";
 import type { TestServer } from "../../helpers/server.ts";
 import { type DemoStaff, type StaffClient } from "../../helpers/session.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
+import { holdsWithin } from "../../helpers/holds-within.ts";
 
 /**
  * Open console tabs share their live numbers: tabs whose query is the same get the value of one
@@ -60,11 +61,7 @@ function subscribe<T>(client: StaffClient, query: string, variables: Record<stri
   return collect<Result<T>>(socket, query, count, variables);
 }
 
-async function until(check: () => boolean, ms = 2_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await Bun.sleep(10);
-  return check();
-}
+const until = (check: () => boolean, ms = 2_000) => holdsWithin(check, ms);
 
 const channels = (name: string) => liveChannelsOf(server.lantern.services.pubsub).list().filter((channel) => channel.name === name);
 const memberCounts = (name: string) => channels(name).map((channel) => channel.members).sort();

@@ -9,6 +9,7 @@ import { joinTeam, type DemoStaff, type StaffClient } from "../../helpers/sessio
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
 import { collect, wsClient } from "../../helpers/websocket.ts";
 import { startDemoWithStaff } from "../../helpers/demo.ts";
+import { holdsWithin } from "../../helpers/holds-within.ts";
 
 let server: TestServer;
 let as: DemoStaff;
@@ -39,12 +40,7 @@ function subscribe<T>(client: StaffClient | { cookie: string }, query: string, c
   return collect<Result<T>>(ws, query, count, variables);
 }
 
-/** Waits until `check` holds, polling, for at most `ms`. */
-async function until(check: () => boolean, ms = 1_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await Bun.sleep(10);
-  return check();
-}
+const until = (check: () => boolean, ms = 1_000) => holdsWithin(check, ms);
 
 /** The first error of a subscription, whether it came as a result or as a transport error. */
 const firstError = (live: { results: Result<unknown>[]; errors: unknown[] }) =>
