@@ -9,6 +9,7 @@ import { markReporterOffline } from "../modules/conversations/presence.ts";
 import { reporterSessionAlive } from "../modules/reporting/sessions.ts";
 import { logError } from "../lib/log.ts";
 import { maskError } from "./errors.ts";
+import { announcingWhenListening, liveAnnouncement } from "./live-announcement.ts";
 import type { GraphqlServer } from "./yoga.ts";
 import { MAX_FRAME_BYTES, MAX_OPERATIONS_PER_SOCKET, OperationBudget, OPERATIONS_TOO_FAST, type SessionSockets, TOO_MANY_OPERATIONS, tooManyRequests } from "./socket-limits.ts";
 
@@ -56,6 +57,15 @@ export function createWebSocketHandler(yoga: GraphqlServer, sessionSockets: Sess
       ctx.extra.socket.data.disconnectWatchers?.delete(id);
     },
     subscribe: (args) => (args.rootValue as RootValue).subscribe(args as ExecutionArgs),
+    // A subscription tells its client once it listens, so a reconnected page's catch-up comes after
+    // that moment and nothing published in between is missed (live-announcement.ts).
+    onOperation: (ctx, id, _params, _args, result) => {
+      if (!isAsyncIterable(result)) return;
+      const { socket } = ctx.extra;
+      return announcingWhenListening(result, () => {
+        if (socket.readyState === WebSocket.OPEN) socket.send(liveAnnouncement(id));
+      });
+    },
     // graphql-ws runs this outside Yoga's error handling, and what it throws would escape as an
     // unhandled rejection: a query that does not parse, or breaks a limit (graphql-armor throws),
     // must instead become an error message for this one operation.
@@ -170,6 +180,10 @@ async function closeUnlessCurrent(socket: ServerWebSocket<SocketData>, cache?: S
     socket.close(4401, "Unauthorized");
   }
   return state === "current";
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === "object" && value !== null && Symbol.asyncIterator in value;
 }
 
 /** Whether an invalidation event may concern the session behind a socket. */

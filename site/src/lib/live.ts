@@ -1,4 +1,5 @@
 import { createClient, type Client } from 'graphql-ws/client';
+import { catchUpAfterReconnect } from './live-catch-up';
 
 // Live GraphQL subscriptions over one graphql-ws socket per page (protocol graphql-transport-ws on
 // /api/gql/query). The socket opens with the first subscription and closes with the last (lazy);
@@ -12,8 +13,6 @@ const KEEP_ALIVE_MS = 10_000;
 /** No pong this long after our ping: the socket is dead even if the browser has not noticed. */
 const PONG_TIMEOUT_MS = 5_000;
 const MAX_RETRY_WAIT_MS = 30_000;
-/** After a reconnect, the catch-up is made again this much later (see `connected` below). */
-const SETTLE_MS = 1_000;
 const FALLBACK_MESSAGE = 'Something went wrong. Please try again.';
 
 /** idle: nothing subscribed; reconnecting: something is, but the socket is down (or not up yet after a drop). */
@@ -50,7 +49,10 @@ function notifyReconnected(): void {
 function liveClient(): Client {
   if (client) return client;
   let pongTimer: ReturnType<typeof setTimeout> | undefined;
-  let settleTimer: ReturnType<typeof setTimeout> | undefined;
+  // Pages fetch what they missed once the server listens again (live-catch-up.ts).
+  const catchUp = catchUpAfterReconnect(() => {
+    if (client === created && state === 'connected') notifyReconnected();
+  });
   const created = createClient({
     url: () => `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}${ENDPOINT}`,
     lazy: true,
@@ -73,19 +75,11 @@ function liveClient(): Client {
         setState('connected');
         if (!dropped) return;
         dropped = false;
-        notifyReconnected();
-        // graphql-ws does not acknowledge a subscription's start: an event published after the
-        // catch-up read but before the server took up the resubscription (a restarted instance,
-        // decision 056) would reach neither. A second catch-up a moment later closes that gap;
-        // the pages merge by message id, so twice is harmless.
-        clearTimeout(settleTimer);
-        settleTimer = setTimeout(() => {
-          if (client === created && state === 'connected') notifyReconnected();
-        }, SETTLE_MS);
+        catchUp.reconnected();
       },
       closed: () => {
         clearTimeout(pongTimer);
-        clearTimeout(settleTimer);
+        catchUp.cancel();
         if (client !== created) return;
         socket = undefined;
         dropped = active.size > 0;
@@ -96,8 +90,11 @@ function liveClient(): Client {
         clearTimeout(pongTimer);
         pongTimer = setTimeout(() => created.terminate(), PONG_TIMEOUT_MS);
       },
-      pong: (received) => {
-        if (received) clearTimeout(pongTimer);
+      pong: (received, payload) => {
+        if (!received) return;
+        // Any frame from the server shows the socket is alive, a live announcement too.
+        clearTimeout(pongTimer);
+        catchUp.pong(payload);
       },
     },
   });
@@ -171,7 +168,7 @@ export function onLiveState(listener: () => void): () => void {
   return () => stateListeners.delete(listener);
 }
 
-/** Called each time the socket is back after a drop (subscriptions are already resubscribed): refetch what may have been missed. */
+/** Called each time the socket is back after a drop, once the server listens again: refetch what may have been missed. */
 export function onLiveReconnect(listener: () => void): () => void {
   reconnectListeners.add(listener);
   return () => reconnectListeners.delete(listener);

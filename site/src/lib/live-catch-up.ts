@@ -1,0 +1,52 @@
+// When a page fetches what it missed while its live socket was down. The fetch must come after the
+// server listens again: an event published between the fetch and the moment the new instance took up
+// the subscription would reach neither (decision 056). The server says when each resubscribed
+// operation listens, in a pong carrying { live: <operation id> } (api/graphql/live-announcement.ts);
+// the catch-up runs just after the last of that burst. A server that never says so (an older release
+// during a rolling upgrade) still gets a catch-up, a moment after the reconnect.
+// Framework-free, so the pages' client (live.ts) and the tests drive the same rules.
+
+/** Announcements closer together than this are one burst: the resubscriptions of one reconnect. */
+export const ANNOUNCEMENT_BURST_MS = 50;
+/** With no announcement this long after the reconnect, the catch-up runs anyway. */
+export const UNANNOUNCED_CATCH_UP_MS = 1_000;
+/** Announcements this long after a reconnect belong to a page's new subscriptions, not to it. */
+const RECONNECT_WINDOW_MS = 10_000;
+
+export function isLiveAnnouncement(payload: unknown): boolean {
+  return typeof payload === 'object' && payload !== null && typeof (payload as { live?: unknown }).live === 'string';
+}
+
+export interface CatchUpAfterReconnect {
+  /** The socket is back after a drop; its subscriptions are being sent again. */
+  reconnected(): void;
+  /** A pong arrived with this payload. */
+  pong(payload: unknown): void;
+  /** The socket closed, or the client is being let go of: nothing pending runs. */
+  cancel(): void;
+}
+
+export function catchUpAfterReconnect(run: () => void): CatchUpAfterReconnect {
+  let burstTimer: ReturnType<typeof setTimeout> | undefined;
+  let fallbackTimer: ReturnType<typeof setTimeout> | undefined;
+  let windowEnds = 0;
+  const cancel = () => {
+    clearTimeout(burstTimer);
+    clearTimeout(fallbackTimer);
+    windowEnds = 0;
+  };
+  return {
+    reconnected() {
+      cancel();
+      windowEnds = Date.now() + RECONNECT_WINDOW_MS;
+      fallbackTimer = setTimeout(run, UNANNOUNCED_CATCH_UP_MS);
+    },
+    pong(payload) {
+      if (!isLiveAnnouncement(payload) || Date.now() > windowEnds) return;
+      clearTimeout(fallbackTimer);
+      clearTimeout(burstTimer);
+      burstTimer = setTimeout(run, ANNOUNCEMENT_BURST_MS);
+    },
+    cancel,
+  };
+}
