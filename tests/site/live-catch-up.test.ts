@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ANNOUNCEMENT_BURST_MS, catchUpAfterReconnect, isLiveAnnouncement, UNANNOUNCED_CATCH_UP_MS } from "../../site/src/lib/live-catch-up.ts";
+import { ANNOUNCEMENT_BURST_MS, CATCH_UP_PAGES, catchUpAfterReconnect, fetchBackUntilKnown, isLiveAnnouncement, UNANNOUNCED_CATCH_UP_MS, type HistoryPage } from "../../site/src/lib/live-catch-up.ts";
 
 /**
  * When a reconnected page fetches what it missed: after the server says its subscriptions listen
@@ -63,5 +63,50 @@ describe("the catch-up after a reconnect", () => {
   test("only a pong payload naming an operation counts", () => {
     expect(isLiveAnnouncement({ live: "abc" })).toBe(true);
     for (const payload of [undefined, null, "live", { live: 1 }, { live: null }, { other: "abc" }, []]) expect(isLiveAnnouncement(payload)).toBe(false);
+  });
+});
+
+/** A chat of `total` messages, "m0" … ; pages of `size`, newest last, as the server answers them. */
+function history(total: number, size: number) {
+  const ids = Array.from({ length: total }, (_, i) => `m${i}`);
+  const asked: (string | undefined)[] = [];
+  const fetchPage = async (before: string | undefined): Promise<HistoryPage<{ id: string }>> => {
+    asked.push(before);
+    const end = before === undefined ? ids.length : ids.indexOf(before);
+    const start = Math.max(0, end - size);
+    return { ok: true, messages: ids.slice(start, end).map((id) => ({ id })), hasMore: start > 0 };
+  };
+  return { ids, asked, fetchPage };
+}
+
+describe("the chat's catch-up", () => {
+  test("fetches back until a page meets a message already on screen, so a long drop leaves no hole", async () => {
+    const chat = history(100, 10);
+    const onScreen = new Set(chat.ids.slice(0, 75));
+    const received = new Set<string>();
+    const failure = await fetchBackUntilKnown(onScreen, chat.fetchPage, (messages) => messages.forEach((m) => received.add(m.id)));
+    expect(failure).toBeUndefined();
+    expect(chat.ids.slice(75).every((id) => received.has(id))).toBe(true);
+    expect(chat.asked).toEqual([undefined, "m90", "m80"]);
+  });
+
+  test("a short drop costs one page; an empty or short chat stops where it ends", async () => {
+    const recent = history(30, 10);
+    await fetchBackUntilKnown(new Set(recent.ids.slice(0, 28)), recent.fetchPage, () => {});
+    expect(recent.asked).toEqual([undefined]);
+    const short = history(15, 10);
+    await fetchBackUntilKnown(new Set(["elsewhere"]), short.fetchPage, () => {});
+    expect(short.asked).toEqual([undefined, "m5"]);
+    const empty = history(0, 10);
+    await fetchBackUntilKnown(new Set(["elsewhere"]), empty.fetchPage, () => {});
+    expect(empty.asked).toEqual([undefined]);
+  });
+
+  test(`stops after ${CATCH_UP_PAGES} pages, and says why a fetch failed`, async () => {
+    const long = history(1_000, 10);
+    await fetchBackUntilKnown(new Set(["m0"]), long.fetchPage, () => {});
+    expect(long.asked).toHaveLength(CATCH_UP_PAGES);
+    const failing = async (): Promise<HistoryPage<{ id: string }>> => ({ ok: false, message: "Unauthorized" });
+    expect(await fetchBackUntilKnown(new Set(), failing, () => {})).toBe("Unauthorized");
   });
 });

@@ -50,3 +50,32 @@ export function catchUpAfterReconnect(run: () => void): CatchUpAfterReconnect {
     cancel,
   };
 }
+
+/** One page of a chat's history, newest last, as both sides' pages fetch it. */
+export type HistoryPage<M extends { id: string }> = { ok: true; messages: readonly M[]; hasMore: boolean } | { ok: false; message: string };
+
+/** Pages fetched back at most, after a drop, to find where the list on screen left off. */
+export const CATCH_UP_PAGES = 5;
+
+/**
+ * The catch-up of a chat: the newest page, then the ones before it, until a page meets a message
+ * already on screen (or none is older). A long drop in a busy chat can leave more than one page
+ * unseen; fetching only the newest would leave a hole in the middle of the list. Answers the failure
+ * message when a fetch failed, otherwise undefined.
+ */
+export async function fetchBackUntilKnown<M extends { id: string }>(
+  known: ReadonlySet<string>,
+  fetchPage: (before: string | undefined) => Promise<HistoryPage<M>>,
+  receive: (messages: readonly M[]) => void,
+): Promise<string | undefined> {
+  let before: string | undefined;
+  for (let page = 0; page < CATCH_UP_PAGES; page += 1) {
+    const result = await fetchPage(before);
+    if (!result.ok) return result.message;
+    receive(result.messages);
+    const oldest = result.messages[0];
+    if (!result.hasMore || !oldest || result.messages.some((message) => known.has(message.id))) return undefined;
+    before = oldest.id;
+  }
+  return undefined;
+}

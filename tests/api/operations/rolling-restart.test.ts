@@ -13,7 +13,7 @@ import { joinTeam, loginAs } from "../../helpers/session.ts";
 import { GRAPHQL_WS_PROTOCOL } from "../../helpers/websocket.ts";
 import { usingPostgres } from "../../setup/template.ts";
 import { holdsWithin } from "../../helpers/holds-within.ts";
-import { catchUpAfterReconnect, isLiveAnnouncement } from "../../../site/src/lib/live-catch-up.ts";
+import { catchUpAfterReconnect, fetchBackUntilKnown, isLiveAnnouncement } from "../../../site/src/lib/live-catch-up.ts";
 
 /**
  * A rolling restart (decision 056): two instances on one Postgres behind one address are stopped
@@ -26,7 +26,7 @@ import { catchUpAfterReconnect, isLiveAnnouncement } from "../../../site/src/lib
 const SEND = `mutation ($text: String!) { reportConversationSendMessage(input: { type: Text, message: $text }) { id } }`;
 const READ = `query { reporterSubmission { id reportID completed } }`;
 const LIVE = `subscription ($id: ID) { reportConversationMessage(reportSubmissionID: $id) { action message { id } } }`;
-const HISTORY = `query ($id: ID) { reportConversationMessages(reportSubmissionID: $id, last: 100) { messages { id } } }`;
+const HISTORY = `query ($id: ID, $before: ID) { reportConversationMessages(reportSubmissionID: $id, last: 100, before: $before) { hasMore messages { id } } }`;
 
 /** fetch through the proxy, addressing a host face as TestServer.fetch does. */
 function front(port: number) {
@@ -69,10 +69,15 @@ describe.if(usingPostgres())("rolling restart", () => {
       const closeCodes: number[] = [];
       const catchUps: Promise<void>[] = [];
       let announcements = 0;
+      const history = async (before: string | undefined) => {
+        const result = await owner.gql<{ reportConversationMessages: { hasMore: boolean; messages: { id: string }[] } }>(HISTORY, { id: submissionId, before: before ?? null });
+        return result.data ? { ok: true as const, ...result.data.reportConversationMessages } : { ok: false as const, message: JSON.stringify(result).slice(0, 300) };
+      };
       const catchUp = catchUpAfterReconnect(() => {
-        const fetched = owner.gql<{ reportConversationMessages: { messages: { id: string }[] } }>(HISTORY, { id: submissionId }).then((result) => {
-          if (!result.data) console.log("catch-up failed", JSON.stringify(result).slice(0, 300));
-          for (const message of result.data?.reportConversationMessages.messages ?? []) seen.add(message.id);
+        const fetched = fetchBackUntilKnown(new Set(seen), history, (messages) => {
+          for (const message of messages) seen.add(message.id);
+        }).then((failure) => {
+          if (failure) console.log("catch-up failed", failure);
         });
         catchUps.push(fetched);
       });

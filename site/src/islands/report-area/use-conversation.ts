@@ -1,12 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { onLiveReconnect } from '../../lib/live';
+import { fetchBackUntilKnown } from '../../lib/live-catch-up';
 import { leaveIfSignedOut } from './area-api';
 import { applyEvent, fetchMessages, markRead, mergeMessages, sendImage, sendText, subscribeMessages, type ChatMessage } from './conversation';
 
 /** Spec (console): incoming messages are marked read after about 0.5 s of batching. */
 const READ_BATCH_MS = 500;
-/** After a drop, pages fetched back at most to find where the list left off. */
-const CATCH_UP_PAGES = 5;
 
 function pageVisible(): boolean {
   return document.visibilityState === 'visible';
@@ -50,15 +49,8 @@ export function useConversation() {
   const catchUp = useCallback(async () => {
     const known = new Set(latest.current.map((message) => message.id));
     if (known.size === 0) return load();
-    let before: string | undefined;
-    for (let page = 0; page < CATCH_UP_PAGES; page += 1) {
-      const result = await fetchMessages(before);
-      if (!result.ok) return fail(result.message);
-      receive(result.messages);
-      const oldest = result.messages[0];
-      if (!result.hasMore || !oldest || result.messages.some((message) => known.has(message.id))) return;
-      before = oldest.id;
-    }
+    const failure = await fetchBackUntilKnown(known, fetchMessages, receive);
+    if (failure) fail(failure);
   }, [load, receive, fail]);
 
   useEffect(() => {

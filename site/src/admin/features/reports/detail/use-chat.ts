@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useClient } from 'urql';
 import { onLiveReconnect } from '../../../../lib/live';
+import { fetchBackUntilKnown, type HistoryPage } from '../../../../lib/live-catch-up';
+import { ACTION_FAILED_MESSAGE } from '../../../../lib/action-failed';
 import { errorMessage } from '../../../ui/errors';
 import { notify } from '../../../ui/notice-store';
 import { REDACTED_NOTICE } from './redaction-api';
@@ -37,24 +39,42 @@ export function useChat(reportID: string, markRead: boolean) {
   const [visible, setVisible] = useState(pageVisible);
   const marking = useRef(new Set<string>());
   const loadedOnce = useRef(false);
+  const latest = useRef(messages);
+  latest.current = messages;
 
   const receive = useCallback((incoming: readonly ChatMessage[]) => setMessages((list) => mergeMessages(list, incoming)), []);
+
+  const fetchPage = useCallback(
+    async (before?: string): Promise<HistoryPage<ChatMessage>> => {
+      const result = await client.query<Page>(MESSAGES_QUERY, { id: reportID, last: CHAT_PAGE_SIZE, before: before ?? null }, { requestPolicy: 'network-only' }).toPromise();
+      if (result.error || !result.data) return { ok: false, message: errorMessage(result.error) ?? ACTION_FAILED_MESSAGE };
+      return { ok: true, ...result.data.reportConversationMessages };
+    },
+    [client, reportID],
+  );
 
   const load = useCallback(
     async (before?: string) => {
       setLoading(true);
-      const result = await client.query<Page>(MESSAGES_QUERY, { id: reportID, last: CHAT_PAGE_SIZE, before: before ?? null }, { requestPolicy: 'network-only' }).toPromise();
+      const page = await fetchPage(before);
       setLoading(false);
-      if (result.error || !result.data) return setError(errorMessage(result.error));
+      if (!page.ok) return setError(page.message);
       setError(undefined);
-      const page = result.data.reportConversationMessages;
       receive(page.messages);
       // The first page and earlier pages say whether older messages remain; a catch-up reload does not.
       if (before !== undefined || !loadedOnce.current) setHasMore(page.hasMore);
       loadedOnce.current = true;
     },
-    [client, reportID, receive],
+    [fetchPage, receive],
   );
+
+  /** Back after a drop: the newest pages until they meet the list on screen, so nothing sent meanwhile is missed. */
+  const catchUp = useCallback(async () => {
+    const known = new Set(latest.current.map((message) => message.id));
+    if (known.size === 0) return load();
+    const failure = await fetchBackUntilKnown(known, fetchPage, receive);
+    setError(failure);
+  }, [fetchPage, load, receive]);
 
   useEffect(() => {
     void load();
@@ -66,13 +86,12 @@ export function useChat(reportID: string, markRead: boolean) {
       const event = result.data?.reportConversationMessage;
       if (event) setMessages((list) => applyEvent(list, event));
     });
-    // Back after a drop: the newest page fills in whatever was missed.
-    const stopCatchUp = onLiveReconnect(() => void load());
+    const stopCatchUp = onLiveReconnect(() => void catchUp());
     return () => {
       live.unsubscribe();
       stopCatchUp();
     };
-  }, [client, reportID, load]);
+  }, [client, reportID, catchUp]);
 
   useEffect(() => {
     const onChange = () => setVisible(pageVisible());
