@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, smallint, snakeCase, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { createdAt, id } from "./columns.ts";
+import { createdAt, id, inPlain } from "./columns.ts";
 import { messageSender, messageState, messageType, presenceStatus } from "./enums.ts";
 import { blobs } from "./blobs.ts";
 import { organisations, users } from "./identity.ts";
@@ -63,5 +63,10 @@ export const reportConversationMessages = snakeCase.table(
     readAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index().on(t.conversationId, t.createdAt), index().on(t.organisationId, t.from, t.state)],
+  (t) => [
+    index().on(t.conversationId, t.createdAt),
+    index().on(t.organisationId, t.from, t.state),
+    // Only messages stored before encryption: what the start-up's sealing looks for (decision 059).
+    index("report_conversation_messages_in_plain_idx").on(t.id).where(inPlain(t.message)),
+  ],
 );

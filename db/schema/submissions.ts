@@ -1,6 +1,6 @@
 import { bigint, boolean, index, integer, primaryKey, smallint, snakeCase, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import { archiving, createdAt, id, updatedAt } from "./columns.ts";
+import { archiving, createdAt, id, inPlain, updatedAt } from "./columns.ts";
 import { guestInviteStatus, priority, submissionStatus } from "./enums.ts";
 import { blobs } from "./blobs.ts";
 import { reportFormBuilds, reportForms } from "./forms.ts";
@@ -74,6 +74,15 @@ export const reportSubmissions = snakeCase.table(
     // for acknowledgement or feedback, ordered by receipt (decision 050).
     index("report_submissions_awaiting_ack_idx").on(t.organisationId, t.completedAt).where(sql`${t.completed} and ${t.deletedAt} is null and ${t.acknowledgedAt} is null`),
     index("report_submissions_awaiting_feedback_idx").on(t.organisationId, t.completedAt).where(sql`${t.completed} and ${t.deletedAt} is null and ${t.feedbackAt} is null`),
+    // The reminder sweep reads, across organisations, the reports not yet reminded whose deadline
+    // is near, by a range on the column each deadline follows (decision 059): the receipt for
+    // acknowledgement, the acknowledgement (or the receipt) for feedback.
+    index("report_submissions_acknowledge_due_idx")
+      .on(t.completedAt)
+      .where(sql`${t.completed} and ${t.deletedAt} is null and ${t.acknowledgedAt} is null and ${t.acknowledgeReminderSentAt} is null`),
+    index("report_submissions_feedback_due_idx")
+      .on(sql`coalesce(${t.acknowledgedAt}, ${t.completedAt})`)
+      .where(sql`${t.completed} and ${t.deletedAt} is null and ${t.feedbackAt} is null and ${t.feedbackReminderSentAt} is null`),
     // Retention's sweep reads only closed reports not on hold and not deleted (decision 052).
     index("report_submissions_retention_idx").on(t.organisationId, t.closedAt).where(sql`${t.closedAt} is not null and not ${t.legalHold} and ${t.deletedAt} is null`),
     index("report_submissions_drafts_idx").on(t.updatedAt).where(sql`${t.status} = 'Draft'`),
@@ -119,7 +128,12 @@ export const reportSubmissionAnswers = snakeCase.table(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.submissionId, t.widgetId] })],
+  (t) => [
+    primaryKey({ columns: [t.submissionId, t.widgetId] }),
+    // Only answers holding an element stored before encryption: the start-up's sealing walks this
+    // (empty once all is sealed) instead of every answer (api/lib/reseal.ts, decision 059).
+    index("report_submission_answers_in_plain_idx").on(t.submissionId, t.widgetId).where(sql`lantern_holds_plain_text(${t.answer})`),
+  ],
 );
 
 export const reportSubmissionAttachments = snakeCase.table(
@@ -137,7 +151,7 @@ export const reportSubmissionAttachments = snakeCase.table(
     mimeType: text().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index().on(t.submissionId)],
+  (t) => [index().on(t.submissionId), index("report_submission_attachments_in_plain_idx").on(t.id).where(inPlain(t.fileName))],
 );
 
 export const reportSubmissionAssignees = snakeCase.table(
@@ -210,7 +224,7 @@ export const reportSubmissionNotes = snakeCase.table(
     updatedAt: updatedAt(),
     ...archiving(),
   },
-  (t) => [index().on(t.submissionId, t.archived, t.createdAt)],
+  (t) => [index().on(t.submissionId, t.archived, t.createdAt), index("report_submission_notes_in_plain_idx").on(t.id).where(inPlain(t.note))],
 );
 
 /** A guest member invited by email to one report. */

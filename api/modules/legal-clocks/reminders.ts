@@ -11,7 +11,17 @@ import { mailReminderOrRetry, reminderReportColumns, runReminderJobsAt, startSwe
 import { assignedToAnyone, distinctAddresses, managersOfReport, teamOfReport, type NoticeReport } from "../notifications/recipients.ts";
 import { REMINDER_TIMING, type ReminderTiming } from "../notifications/stale-reminders.ts";
 import { reportConsoleUrl } from "../reports/forward-email.ts";
-import { acknowledgeBySql, acknowledgeDueSoon, atTime, awaitingAcknowledgement, awaitingFeedback, feedbackBySql, feedbackDueSoon } from "./sql.ts";
+import {
+  acknowledgeBySql,
+  acknowledgeDueSoon,
+  acknowledgeDueWindow,
+  atTime,
+  awaitingAcknowledgement,
+  awaitingFeedback,
+  feedbackBySql,
+  feedbackDueSoon,
+  feedbackDueWindow,
+} from "./sql.ts";
 
 /**
  * One reminder before each legal deadline (decision 050), swept like the stale-message reminders
@@ -53,6 +63,8 @@ interface ClaimedRow {
 interface ClockSweep {
   waiting: () => SQL;
   dueSoon: (now: Date) => SQL;
+  /** A range on an indexed column that holds every report dueSoon does (sql.ts). */
+  window: (now: Date) => SQL;
   deadline: SQL;
   sentColumn: typeof reportSubmissions.acknowledgeReminderSentAt;
   sentColumnName: string;
@@ -62,6 +74,7 @@ const SWEEPS: Record<LegalClock, ClockSweep> = {
   Acknowledge: {
     waiting: awaitingAcknowledgement,
     dueSoon: acknowledgeDueSoon,
+    window: acknowledgeDueWindow,
     deadline: acknowledgeBySql,
     sentColumn: reportSubmissions.acknowledgeReminderSentAt,
     sentColumnName: "acknowledge_reminder_sent_at",
@@ -69,6 +82,7 @@ const SWEEPS: Record<LegalClock, ClockSweep> = {
   Feedback: {
     waiting: awaitingFeedback,
     dueSoon: feedbackDueSoon,
+    window: feedbackDueWindow,
     deadline: feedbackBySql,
     sentColumn: reportSubmissions.feedbackReminderSentAt,
     sentColumnName: "feedback_reminder_sent_at",
@@ -92,7 +106,7 @@ export async function claimDueLegalReminders(db: Database, clock: LegalClock, no
       with due as (
         select ${reportSubmissions.id} as id from ${reportSubmissions}
           join ${organisations} on ${organisations.id} = ${reportSubmissions.organisationId}
-        where ${sweep.waiting()} and ${sweep.sentColumn} is null and ${sweep.dueSoon(now)}
+        where ${sweep.waiting()} and ${sweep.sentColumn} is null and ${sweep.window(now)} and ${sweep.dueSoon(now)}
           and ${reportSubmissions.status} not in (${terminal}) and not ${organisations.archived}
         order by ${reportSubmissions.completedAt}
         limit ${limit}
