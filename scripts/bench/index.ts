@@ -9,6 +9,9 @@
  * BENCH_REPORT_CONCURRENCY  how many of those run at once (default 16)
  * BENCH_POSTGRES_URL  where to CREATE/DROP the lantern_bench database (default postgres://postgres@127.0.0.1:5432/test)
  * BENCH_DATABASE  another name for that database, starting with lantern_bench (default lantern_bench)
+ * BENCH_KEEP_DATABASE  1: leave that database in place at the end, for investigation (the next run recreates it)
+ * BENCH_MASTER_KEY    the servers' MASTER_KEY (base64 of 32 bytes; default: made up for the run), so that a
+ *                 kept database can be opened again by a server started by hand
  * BENCH_LIST_REPORTS  completed reports seeded into one organisation for the report list's latency (default 100000)
  * BENCH_LIST_RATE     report list requests a second, open loop, for BENCH_SECONDS after a 2 s warm-up (default 200)
  * BENCH_CHAT_SOCKETS  graphql-ws sockets open for chat delivery, half reporters and half staff (default 1000)

@@ -21,7 +21,8 @@ export interface LanternOptions {
   env?: Record<string, string>;
 }
 
-const BENCH_MASTER_KEY = randomBytes(32).toString("base64");
+/** Made up for the run, unless BENCH_MASTER_KEY names one (index.ts): a kept database opens only with its key. */
+const BENCH_MASTER_KEY = process.env.BENCH_MASTER_KEY || randomBytes(32).toString("base64");
 
 /** The environment `bun api/main.ts` and `bun scripts/cli.ts` get: only what the bench chooses. */
 export function lanternEnv(options: LanternOptions, port?: number): Record<string, string> {

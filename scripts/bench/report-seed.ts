@@ -5,6 +5,9 @@
  * (api/lib/report-credentials.ts), the demo form and its published build, the answers of one of the
  * demo seed's real reports of that form, a conversation, and for most a team, some tags and chat.
  * Everyone's password is the demo seed's (its hash is copied), so DEMO_REPORT_PASSWORD signs in.
+ * Answers and chat messages are copied as the demo seed stored them, sealed with the organisation's
+ * key (decision 049): a server never writes them in plain, so none is left for the start-up's
+ * sealing of values from before encryption (api/lib/reseal.ts) to find.
  * Audit rows are not written: nothing measured here reads them.
  */
 import postgres from "postgres";
@@ -34,6 +37,9 @@ interface DemoFacts {
   userIds: Map<string, string>;
   tagIds: string[];
   escalatedTagId: string | null;
+  /** A staff message and a reporter's message of the demo's chats, as stored (sealed). */
+  staffMessage: string;
+  reporterMessage: string;
 }
 
 async function demoFacts(sql: postgres.Sql): Promise<DemoFacts> {
@@ -49,6 +55,15 @@ async function demoFacts(sql: postgres.Sql): Promise<DemoFacts> {
   if (!first) throw new Error(`no completed "${DEMO_FORM_NAME}" report with answers in the demo organisation (did seed-demo run?)`);
   const users = await sql<{ id: string; email: string }[]>`select id, email from users where organisation_id = ${first.organisation_id}`;
   const tags = await sql<{ id: string; is_internal: boolean }[]>`select id, is_internal from tags where organisation_id = ${first.organisation_id} and not archived order by name`;
+  const messages = await sql<{ from: string; message: string }[]>`
+    select distinct on ("from") "from", message from report_conversation_messages
+    where organisation_id = ${first.organisation_id} and type = 'Text' and "from" in ('User', 'Guest') and message <> ''
+    order by "from", created_at`;
+  const sealedMessage = (from: string) => {
+    const message = messages.find((row) => row.from === from)?.message;
+    if (!message) throw new Error(`no ${from} chat message in the demo organisation (did seed-demo run?)`);
+    return message;
+  };
   return {
     organisationId: first.organisation_id,
     formId: first.form_id,
@@ -59,6 +74,8 @@ async function demoFacts(sql: postgres.Sql): Promise<DemoFacts> {
     userIds: new Map(users.map((user) => [user.email.toLowerCase(), user.id])),
     tagIds: tags.filter((tag) => !tag.is_internal).map((tag) => tag.id),
     escalatedTagId: tags.find((tag) => tag.is_internal)?.id ?? null,
+    staffMessage: sealedMessage("User"),
+    reporterMessage: sealedMessage("Guest"),
   };
 }
 
@@ -129,13 +146,20 @@ export async function seedReports(databaseUrl: string, count: number, kind: Seed
         select t.id, (t.k - 1)::int as k from unnest(${facts.templateIds}::uuid[]) with ordinality as t(id, k)`;
       await tx`
         insert into report_submissions (id, organisation_id, form_id, build_id, report_id, status, priority, completed, completed_at,
-          password_hash, internal_reference, current_page, created_at, updated_at, archived, archived_at)
+          password_hash, internal_reference, current_page, created_at, updated_at, archived, archived_at,
+          acknowledged_at, feedback_at, acknowledge_reminder_sent_at)
         select b.id, ${facts.organisationId}, ${facts.formId}, ${facts.buildId}, b.report_id, b.status,
           (array['Low', 'Medium', 'High'])[1 + (b.n * 31) % 3]::priority, true, b.completed_at,
           ${facts.passwordHash}, case when b.n % 4 = 0 then 'HR-' || lpad((b.n % 10000)::text, 4, '0') else '' end, ${facts.currentPage},
           b.completed_at - ${FILL_MINUTES} * interval '1 minute', least(now(), b.completed_at + (b.n % 30) * interval '1 day'),
           ${history}::boolean and b.n % 20 = 0 and b.status::text = any(${terminal}::text[]),
-          case when ${history}::boolean and b.n % 20 = 0 and b.status::text = any(${terminal}::text[]) then least(now(), b.completed_at + interval '60 days') end
+          case when ${history}::boolean and b.n % 20 = 0 and b.status::text = any(${terminal}::text[]) then least(now(), b.completed_at + interval '60 days') end,
+          -- The legal clocks as a server running all along leaves them (decision 050): a report with a
+          -- team was acknowledged when it got one, a closed one was given its outcome as feedback, and
+          -- a New one already in its reminder window (the last 2 of its 7 days) was reminded as it entered it.
+          case when b.status <> 'New' then b.completed_at + interval '6 hours' end,
+          case when b.status::text = any(${terminal}::text[]) then least(now(), b.completed_at + (b.n % 30) * interval '1 day') end,
+          case when b.status = 'New' and b.completed_at + interval '5 days' < now() then b.completed_at + interval '5 days' end
         from bench_reports b`;
       await tx`
         insert into report_submission_answers (submission_id, widget_id, page, answer, created_at, updated_at)
@@ -185,11 +209,11 @@ async function historyExtras(tx: postgres.TransactionSql, facts: DemoFacts, hand
   }
   await tx`
     insert into report_conversation_messages (conversation_id, organisation_id, type, message, "from", from_user_id, state, read_at, created_at)
-    select c.id, ${facts.organisationId}::uuid, 'Text'::message_type, 'Thank you for your report. Could you tell us when this started?', 'User'::message_sender, ${handler}::uuid, 'Seen'::message_state,
+    select c.id, ${facts.organisationId}::uuid, 'Text'::message_type, ${facts.staffMessage}, 'User'::message_sender, ${handler}::uuid, 'Seen'::message_state,
       b.completed_at + interval '23 hours', b.completed_at + interval '7 hours'
     from bench_reports b join report_conversations c on c.submission_id = b.id where b.n % 5 = 0
     union all
-    select c.id, ${facts.organisationId}::uuid, 'Text'::message_type, 'It started about three months ago, after the team was reorganised.', 'Guest'::message_sender, null,
+    select c.id, ${facts.organisationId}::uuid, 'Text'::message_type, ${facts.reporterMessage}, 'Guest'::message_sender, null,
       case when c.concluded then 'Seen' else 'New' end::message_state, case when c.concluded then b.completed_at + interval '2 days' end,
       b.completed_at + interval '1 day'
     from bench_reports b join report_conversations c on c.submission_id = b.id where b.n % 5 = 0`;

@@ -137,7 +137,9 @@ async function part(name: string, unit: string, work: () => Promise<Row[]>): Pro
 export async function measureAtScale(ctx: BenchContext, settings: ScaleSettings): Promise<Row[]> {
   ctx.progress("Postgres at scale: a fresh lantern_bench database with the demo data");
   await recreateBenchDatabase();
-  const dropDatabase = ctx.cleanup.defer("drop lantern_bench", dropBenchDatabase);
+  // BENCH_KEEP_DATABASE=1 (index.ts) leaves it for investigation; the next run recreates it anyway.
+  const keep = process.env.BENCH_KEEP_DATABASE === "1";
+  const dropDatabase = keep ? async () => ctx.progress("BENCH_KEEP_DATABASE=1: lantern_bench is kept") : ctx.cleanup.defer("drop lantern_bench", dropBenchDatabase);
   const dataDir = await mkdtemp(join(ctx.scratchDir, "scale-"));
   const removeDir = ctx.cleanup.defer("remove the at-scale data dir", () => rm(dataDir, { recursive: true, force: true }));
   try {
