@@ -9,7 +9,7 @@ import { roles } from "./schema/index.ts";
 /** Arbitrary but fixed: every Lantern instance takes this lock before touching the schema. */
 const MIGRATION_LOCK_KEY = 0x4c616e74; // "Lant"
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../db/migrations", import.meta.url));
 
 /**
  * How long the migration waits for a table lock before it gives way. Old instances keep serving

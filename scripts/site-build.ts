@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writePrecompressed } from "../api/http/static-site.ts";
+import { hashSources } from "./source-hash.ts";
 
 /**
  * Builds the Astro site when its build is missing or older than its sources. "Older" is decided by
@@ -13,22 +13,9 @@ const SITE = join(ROOT, "site");
 const DIST = join(SITE, "dist");
 const STAMP = join(DIST, ".source-hash");
 // This script too: what it adds to Astro's output (the compressed copies) is part of the build.
-const SOURCES = [join(SITE, "src"), join(SITE, "public"), join(SITE, "astro.config.ts"), join(ROOT, "api", "shared"), join(ROOT, "bun.lock"), fileURLToPath(import.meta.url)];
+const SOURCES = [join(SITE, "src"), join(SITE, "public"), join(SITE, "astro.config.ts"), join(ROOT, "api", "shared"), join(ROOT, "bun.lock"), fileURLToPath(import.meta.url), join(ROOT, "scripts", "source-hash.ts")];
 
-function sourceHash(): string {
-  const hash = createHash("sha256");
-  const visit = (path: string) => {
-    if (!existsSync(path)) return;
-    if (statSync(path).isDirectory()) {
-      for (const name of readdirSync(path).sort()) visit(join(path, name));
-      return;
-    }
-    hash.update(relative(ROOT, path));
-    hash.update(readFileSync(path));
-  };
-  for (const source of SOURCES) visit(source);
-  return hash.digest("hex");
-}
+const sourceHash = () => hashSources(ROOT, SOURCES);
 
 export function siteIsCurrent(): boolean {
   return existsSync(STAMP) && readFileSync(STAMP, "utf8").trim() === sourceHash();

@@ -1,11 +1,19 @@
 import { ensureClusterBuiltInChild } from "./cluster-build.ts";
+import { ensureServerBuilt, SERVER_BUNDLE } from "./server-build.ts";
 import { ensureSiteBuilt } from "./site-build.ts";
 
 // `bun run start`: build what is missing or stale, then migrate and serve (api/main.ts does both).
-// The prepared cluster only makes a first start faster (decision 026): if it cannot be built, the
-// server initialises its database itself, as it always could.
-await Promise.all([
+// The prepared cluster only makes a first start faster (decision 026), and the server bundle every
+// start (decision 023): if either cannot be built, the server starts without it, as it always could.
+const [, , bundled] = await Promise.all([
   ensureSiteBuilt(),
   ensureClusterBuiltInChild().catch((error: unknown) => console.error(`${error instanceof Error ? error.message : String(error)}; continuing without it.`)),
+  ensureServerBuilt().then(
+    () => true,
+    (error: unknown) => {
+      console.error(`${error instanceof Error ? error.message : String(error)}; starting from the sources instead.`);
+      return false;
+    },
+  ),
 ]);
-await import("../api/main.ts");
+await import(bundled ? SERVER_BUNDLE : "../api/main.ts");

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { ensureServerBuilt, SERVER_BUNDLE } from "../server-build.ts";
 import { childEnv, freePort, spawnChild, waitUntilReady, type Child } from "./processes.ts";
 
 export const GRAPHQL_PATH = "/api/gql/query";
@@ -24,7 +25,7 @@ export interface LanternOptions {
 /** Made up for the run, unless BENCH_MASTER_KEY names one (index.ts): a kept database opens only with its key. */
 const BENCH_MASTER_KEY = process.env.BENCH_MASTER_KEY || randomBytes(32).toString("base64");
 
-/** The environment `bun api/main.ts` and `bun scripts/cli.ts` get: only what the bench chooses. */
+/** The environment the server and `bun scripts/cli.ts` get: only what the bench chooses. */
 export function lanternEnv(options: LanternOptions, port?: number): Record<string, string> {
   return childEnv({
     DATA_DIR: options.dataDir,
@@ -37,10 +38,14 @@ export function lanternEnv(options: LanternOptions, port?: number): Record<strin
   });
 }
 
-/** Spawns `bun api/main.ts` and waits for /readyz; the caller stops the child (also on failure). */
+/**
+ * Spawns the server as `bun run start` runs it, from the server bundle (built first if stale, before
+ * the clock starts), and waits for /readyz; the caller stops the child (also on failure).
+ */
 export async function startLantern(options: LanternOptions, onSpawn: (child: Child) => void): Promise<LanternServer> {
+  await ensureServerBuilt();
   const port = freePort();
-  const child = spawnChild("lantern", [process.execPath, "api/main.ts"], lanternEnv(options, port));
+  const child = spawnChild("lantern", [process.execPath, SERVER_BUNDLE], lanternEnv(options, port));
   onSpawn(child);
   const base = `http://127.0.0.1:${port}`;
   const readyMs = await waitUntilReady(child, `${base}/readyz`);

@@ -84,7 +84,7 @@ export async function measurePglite(ctx: BenchContext): Promise<{ startup: Row[]
     });
     return {
       startup: [
-        { name: "Start-to-ready, fresh PGlite dir", value: formatCount(fresh), unit: "ms", note: "spawn → GET /readyz 200; migrates and seeds demo data" },
+        { name: "Start-to-ready, fresh PGlite dir", value: formatCount(fresh), unit: "ms", note: "spawn of the server bundle (as bun run start) → GET /readyz 200; migrates and seeds demo data" },
         { name: "Start-to-ready, existing PGlite dir", value: formatCount(existing), unit: "ms", note: "same dir, second start" },
       ],
       memory: [rssRow("Idle RSS, PGlite server", idleRssKib, `VmRSS ${IDLE_MS / 1000} s after ready (existing dir)`)],

@@ -1,0 +1,56 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { hashSources } from "./source-hash.ts";
+
+/**
+ * The server as one bundle for `bun run start` (decision 023, addendum): importing the sources
+ * file by file (the GraphQL schema, drizzle, Yoga: several hundred modules) costs about 1 s of CPU
+ * at every start, the bundle half that. It is rebuilt when a source changed, as the site is: by a
+ * hash of every source (not mtimes, which a fresh clone resets), kept beside the build.
+ *
+ * The bundle's files sit directly in dist/, one level below the checkout like api/ and db/, so the
+ * few paths the server finds relative to its own module (the site build, the migrations, the
+ * prepared cluster: `new URL("../…", import.meta.url)`) name the same folders from either. Assets
+ * (PGlite's WebAssembly, the argon2 addon) are copied beside it and named by absolute path: the
+ * bundle belongs to this checkout, like node_modules.
+ */
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DIST = join(ROOT, "dist");
+export const SERVER_BUNDLE = join(DIST, "lantern-server.js");
+const STAMP = join(DIST, ".lantern-server-hash");
+const PREFIXES = ["lantern-server", "lantern-asset-"];
+const SOURCES = [join(ROOT, "api"), join(ROOT, "db"), join(ROOT, "package.json"), join(ROOT, "bun.lock"), fileURLToPath(import.meta.url), join(ROOT, "scripts", "source-hash.ts")];
+
+const sourceHash = () => hashSources(ROOT, SOURCES, Bun.version);
+
+export function serverBundleIsCurrent(): boolean {
+  return existsSync(SERVER_BUNDLE) && existsSync(STAMP) && readFileSync(STAMP, "utf8").trim() === sourceHash();
+}
+
+export async function buildServerBundle(): Promise<void> {
+  const expected = sourceHash();
+  mkdirSync(DIST, { recursive: true });
+  // A half-written bundle must never look current: the stamp goes first and comes back last.
+  rmSync(STAMP, { force: true });
+  for (const name of readdirSync(DIST)) if (PREFIXES.some((prefix) => name.startsWith(prefix))) rmSync(join(DIST, name), { force: true });
+  const result = await Bun.build({
+    entrypoints: [join(ROOT, "api", "main.ts")],
+    target: "bun",
+    outdir: DIST,
+    splitting: true,
+    naming: { entry: "lantern-server.[ext]", chunk: "lantern-server-[hash].[ext]", asset: "lantern-asset-[name]-[hash].[ext]" },
+    publicPath: `${DIST}/`,
+  });
+  if (!result.success) throw new Error(`The server bundle did not build: ${result.logs.map((log) => log.message).join("; ")}`);
+  writeFileSync(STAMP, expected);
+}
+
+export async function ensureServerBuilt(): Promise<void> {
+  if (serverBundleIsCurrent()) return;
+  await buildServerBundle();
+}
+
+if (import.meta.main) {
+  await (process.argv.includes("--force") ? buildServerBundle() : ensureServerBuilt());
+}
