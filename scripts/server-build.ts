@@ -22,7 +22,8 @@ const STAMP = join(DIST, ".lantern-server-hash");
 const PREFIXES = ["lantern-server", "lantern-asset-"];
 const SOURCES = [join(ROOT, "api"), join(ROOT, "db"), join(ROOT, "package.json"), join(ROOT, "bun.lock"), fileURLToPath(import.meta.url), join(ROOT, "scripts", "source-hash.ts")];
 
-const sourceHash = () => hashSources(ROOT, SOURCES, Bun.version);
+// The checkout's own path too: the bundle names its assets by absolute path, so a moved checkout rebuilds it.
+const sourceHash = () => hashSources(ROOT, SOURCES, `${Bun.version}\n${ROOT}`);
 
 export function serverBundleIsCurrent(): boolean {
   return existsSync(SERVER_BUNDLE) && existsSync(STAMP) && readFileSync(STAMP, "utf8").trim() === sourceHash();
