@@ -82,4 +82,20 @@ describe("a subscription's announcement that it listens", () => {
       socket.close();
     }
   });
+
+  test("a client's own pongs and pings carrying announcements, malformed or near the frame limit, change nothing", async () => {
+    const socket = await initialised(reporter.cookie, "demo.localhost");
+    try {
+      socket.send(frame({ type: "pong", payload: { live: "forged" } }));
+      socket.send(frame({ type: "pong", payload: { live: "x".repeat(900_000) } }));
+      socket.send(frame({ type: "ping", payload: { live: "\u0000" } }));
+      // A ping is answered with its payload, as the protocol says: the client's own words back, nothing more.
+      expect(await socket.waitFor((m) => m.type === "pong" && (m as Frame).payload?.live === "\u0000")).toBe(true);
+      socket.send(frame({ type: "subscribe", id: "after", payload: { query: MESSAGES } }));
+      expect(await socket.waitFor(isAnnouncementOf("after"))).toBe(true);
+      expect(socket.messages.filter((m) => isAnnouncementOf("forged")(m as Frame))).toEqual([]);
+    } finally {
+      socket.close();
+    }
+  });
 });
