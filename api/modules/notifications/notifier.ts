@@ -12,6 +12,7 @@ import { NOTICE_TIMING, startNoticeQueue, type NoticeTiming } from "./notice-que
 import { distinctAddresses, noticeOf, reporterMessageReport, type NoticeReport } from "./recipients.ts";
 import { mailEveryAddress } from "./mail.ts";
 import { NEW_MESSAGE_JOB, newMessageJob } from "./message-job.ts";
+import { NEW_REPORT_JOB, newReportJob } from "./new-report-job.ts";
 import { claimForgottenNotices, claimReportNotices, type NewReportNotice } from "./report-notices.ts";
 
 /**
@@ -36,8 +37,7 @@ export const MESSAGE_PREFIX = "conversation.message.";
 export const NEW_REPORT_SUBJECT = "A new report was received";
 export const newMessageSubject = (reportID: string) => `There is a new message on report ${reportID}`;
 
-/** The job of a new report's notice; the report's id is its subject. */
-export const NEW_REPORT_JOB = "notify.new_report";
+export { NEW_REPORT_JOB } from "./new-report-job.ts";
 export { NEW_MESSAGE_JOB } from "./message-job.ts";
 
 interface Delivery {
@@ -128,11 +128,12 @@ export function startNotifier(services: Services, timing: NoticeTiming = NOTICE_
     pending.add(logged);
     void logged.finally(() => pending.delete(logged));
   };
-  // A notice leaves report_notices only in the transaction that makes its job.
+  // Notices are left only by instances of earlier releases (during a rolling upgrade): one leaves
+  // report_notices only in the transaction that makes its job.
   const queued = (claim: (tx: Database) => Promise<NewReportNotice[]>) =>
     db.transaction(async (tx) => {
       const notices = await claim(tx);
-      await enqueueJobs(tx, notices.map((notice) => ({ kind: NEW_REPORT_JOB, subjectId: notice.report.id })));
+      await enqueueJobs(tx, notices.map((notice) => newReportJob(notice.report.id)));
       return notices;
     });
   const newReports = startNoticeQueue({
@@ -146,7 +147,12 @@ export function startNotifier(services: Services, timing: NoticeTiming = NOTICE_
   });
   const unsubscribe = [
     services.pubsub.subscribePrefix(NEW_REPORT_PREFIX, (_topic, payload) => {
-      if (isUuid(payload.submissionId)) newReports.add(payload.submissionId);
+      // This release queues a report's mail job with the report: there is nothing to claim, only a
+      // job to run now if one was queued. An event without `mailQueued` is an earlier release's,
+      // whose report left a notice in report_notices (decision 028).
+      if (typeof payload.mailQueued === "boolean") {
+        if (payload.mailQueued) worker.kick();
+      } else if (isUuid(payload.submissionId)) newReports.add(payload.submissionId);
     }),
     services.pubsub.subscribePrefix(MESSAGE_PREFIX, (_topic, payload) =>
       track(

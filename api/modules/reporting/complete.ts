@@ -25,13 +25,14 @@ export const newReportTopic = (organisationId: string) => `report.new.${organisa
 
 /**
  * The new-report event, sent after the report's transaction committed (decision 028). The report
- * and its notice are saved by then, so a failure here must not fail the reporter's request: it is
- * logged, the notifier's sweep still sends the notice, and consoles' live counts catch up on their
- * next refresh.
+ * and its mail job, if it has one, are saved by then, so a failure here must not fail the
+ * reporter's request: it is logged, the job workers' poll still finds the job, and consoles' live
+ * counts catch up on their next refresh. `mailQueued` tells the notifiers whether there is a job to
+ * run now; an event without it comes from an earlier release, whose report left a notice to claim.
  */
-export async function announceNewReport(services: Services, organisationId: string, submissionId: string): Promise<void> {
+export async function announceNewReport(services: Services, organisationId: string, submissionId: string, mailQueued: boolean): Promise<void> {
   try {
-    await services.pubsub.publish(newReportTopic(organisationId), { submissionId });
+    await services.pubsub.publish(newReportTopic(organisationId), { submissionId, mailQueued });
   } catch (error) {
     logError("Could not announce a new report", error);
   }
@@ -53,7 +54,7 @@ export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
   // 100 random bits need no memory-hard hash (docs/decisions/005): microseconds, no hashing gate.
   const passwordHash = hashGeneratedCredential(generatedPassword);
   const now = new Date();
-  let completedId: string | null = null;
+  let completed: { id: string; mailQueued: boolean } | null = null;
   const completion = await onDraft(ctx, actor, async (db, snapshot, confirmed, sealer) => {
     // Completed or not, this instance will not save the Draft again.
     ctx.services.draftSnapshots.forget(snapshot.submission.id);
@@ -74,13 +75,14 @@ export async function completeReport(ctx: Ctx): Promise<ReportCompletion> {
       sealedAcknowledgement,
     });
     // A taken report ID (one in 10^15 per report) is decided again like a moved-on Draft, with a new ID.
-    if (outcome !== "completed") return STALE;
-    completedId = snapshot.submission.id;
+    if (outcome.kind !== "completed") return STALE;
+    completed = { id: snapshot.submission.id, mailQueued: outcome.mailQueued };
     return { reportID, generatedPassword };
   });
   // Outside onDraft: its second try runs in a transaction, and the event must follow the commit. Not
-  // awaited: the reporter's answer needs nothing from it (the notice is saved), only consoles do.
-  if (completedId) void announceNewReport(ctx.services, actor.organisationId, completedId);
+  // awaited: the reporter's answer needs nothing from it (the mail job is saved), only consoles do.
+  const done = completed as { id: string; mailQueued: boolean } | null;
+  if (done) void announceNewReport(ctx.services, actor.organisationId, done.id, done.mailQueued);
   return completion;
 }
 

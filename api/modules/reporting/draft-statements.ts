@@ -4,6 +4,7 @@ import { fixedStatement } from "../../../db/fixed-statement.ts";
 import { isUniqueViolation, resultRows } from "../../../db/results.ts";
 import { reportSubmissions } from "../../../db/schema/index.ts";
 import type { Sealer } from "../../lib/key-ring.ts";
+import { NEW_REPORT_JOB } from "../notifications/new-report-job.ts";
 import { openAnswer, sealAnswer } from "./answers.ts";
 import type { NewReporterSession } from "./sessions.ts";
 import type { DraftLoad } from "./draft-limits.ts";
@@ -318,16 +319,26 @@ const completionStatement = fixedStatement<"reportId" | "passwordHash" | "now" |
       where ${value("acknowledgement")} <> ''
     ),
     activity as (${reporterActivity(value("organisationId"), "Complete", sql`'{}'::jsonb`, value("reportId"))}),
-    notice as (insert into report_notices (submission_id, created_at) select guard.id, ${value("now")}::text::timestamptz from guard)
-    select (select count(*) from guard)::int as written
+    -- The new report's mail is queued with the report (decision 058), and only when the organisation
+    -- has a subscriber to tell; the job reads its subscriber again when it runs.
+    mail as (
+      insert into background_jobs (kind, subject_id)
+      select ${sql.raw(`'${NEW_REPORT_JOB}'`)}, guard.id from guard
+      where exists (select 1 from organisation_email_subscribers s where s.organisation_id = guard.organisation_id)
+      returning 1
+    )
+    select (select count(*) from guard)::int as written, (select count(*) from mail)::int as mailed
   `,
 );
 
-export type CompletionOutcome = "completed" | "changed" | "reportIdTaken";
+/** "completed" says whether a mail job was queued with the report (only when there is a subscriber). */
+export type CompletionOutcome = { kind: "completed"; mailQueued: boolean } | { kind: "changed" } | { kind: "reportIdTaken" };
 
 /**
  * Completes the Draft in one statement: the report gets its ID, hashed password and status New, its
- * conversation (with the form's automatic acknowledgement, if it has one), its audit entry and its pending notice (report_notices, claimed by the notifier).
+ * conversation (with the form's automatic acknowledgement, if it has one), its audit entry and, when
+ * the organisation has a subscriber, the job of its mail. Nothing else is left for the notifier to
+ * claim: the report_notices rows of decision 028 are written only by instances of earlier releases.
  * The new-report event is sent by the caller after the commit: a NOTIFY inside this statement
  * would hold PostgreSQL's one notify lock through the commit's WAL flush, so every completion
  * would queue behind the one before it (decision 028). "changed" when
@@ -347,10 +358,10 @@ export async function writeCompletion(db: Database, write: CompletionWrite): Pro
       hiddenWidgetIds: JSON.stringify(write.hiddenWidgetIds),
       acknowledgement: write.sealedAcknowledgement,
     });
-    const [row] = resultRows<{ written: number }>(result);
-    return row && row.written > 0 ? "completed" : "changed";
+    const [row] = resultRows<{ written: number; mailed: number }>(result);
+    return row && row.written > 0 ? { kind: "completed", mailQueued: row.mailed > 0 } : { kind: "changed" };
   } catch (error) {
-    if (isUniqueViolation(error)) return "reportIdTaken";
+    if (isUniqueViolation(error)) return { kind: "reportIdTaken" };
     throw error;
   }
 }

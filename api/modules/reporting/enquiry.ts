@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import * as v from "valibot";
 import type { Database } from "../../../db/client.ts";
-import { organisations, reportConversationMessages, reportConversations, reportFormBuilds, reportForms, reportFormWidgets, reportNotices, reportSubmissionAnswers, reportSubmissions } from "../../../db/schema/index.ts";
+import { organisations, reportConversationMessages, reportConversations, reportFormBuilds, reportForms, reportFormWidgets, reportSubmissionAnswers, reportSubmissions } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
@@ -10,6 +10,8 @@ import { parseWith } from "../../lib/validation.ts";
 import { recordActivity } from "../audit/service.ts";
 import { sealAnswer } from "./answers.ts";
 import { announceNewReport } from "./complete.ts";
+import { enqueueJobs } from "../../lib/jobs.ts";
+import { newReportJob } from "../notifications/new-report-job.ts";
 import { ORGANISATION_UNAVAILABLE } from "../../shared/messages.ts";
 import { admit, loadDifficulty } from "../abuse/guard.ts";
 import { subjectKey } from "../abuse/secret.ts";
@@ -76,10 +78,11 @@ export async function sendEnquiry(ctx: Ctx, organisationID: string, input: unkno
     await tx.insert(reportSubmissionAnswers).values({ submissionId: submission!.id, widgetId: messageWidgetId, page: 0, answer: sealAnswer(sealer, [message]) });
     const [conversation] = await tx.insert(reportConversations).values({ submissionId: submission!.id, organisationId: organisation.id, lastMessageAt: now, awaitingReplySince: now }).returning({ id: reportConversations.id });
     await tx.insert(reportConversationMessages).values({ conversationId: conversation!.id, organisationId: organisation.id, type: "Text", message: sealer.sealText("message", message), from: "Guest", createdAt: now });
-    await tx.insert(reportNotices).values({ submissionId: submission!.id, createdAt: now });
+    // Its mail is queued with it, like a completed report's; the job finds no subscriber if there is none.
+    await enqueueJobs(tx, [newReportJob(submission!.id)]);
     await recordActivity(tx, { kind: "anonymous" }, { organisationId: organisation.id, objectType: "ReportSubmission", objectId: submission!.id, objectCode: reportId, action: "SendEnquiry" });
     return { reportId, submissionId: submission!.id };
   });
-  await announceNewReport(ctx.services, organisation.id, created.submissionId);
+  await announceNewReport(ctx.services, organisation.id, created.submissionId, true);
   return { reportID: created.reportId, pin };
 }

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, inArray } from "drizzle-orm";
-import { organisationEmailSubscribers, organisations, reportNotices, reportSubmissionAssignees, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
+import { backgroundJobs, organisationEmailSubscribers, organisations, reportNotices, reportSubmissionAssignees, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
 import { claimNotification } from "../../../api/modules/notifications/claim.ts";
-import { NEW_REPORT_SUBJECT, newMessageSubject, startNotifier } from "../../../api/modules/notifications/notifier.ts";
+import { NEW_REPORT_JOB, NEW_REPORT_SUBJECT, newMessageSubject, startNotifier } from "../../../api/modules/notifications/notifier.ts";
+import { newReportTopic } from "../../../api/modules/reporting/complete.ts";
 import { NOTICE_TIMING } from "../../../api/modules/notifications/notice-queue.ts";
 import { claimReportNotices } from "../../../api/modules/notifications/report-notices.ts";
 import { demoForm, ReporterClient, submitReport } from "../../helpers/reporter.ts";
@@ -68,6 +69,28 @@ describe("new report notifications", () => {
     const [claim] = await claims(report.id, "NotifyNewReport");
     expect(claim).toMatchObject({ userId: null, organisationId: demoId, metadata: { event_id: `report.new:${report.id}` } });
     expect(JSON.stringify(claim!.metadata)).not.toContain("@");
+  });
+
+  test("a report's mail job is queued by its own completion, and it leaves no notice to claim", async () => {
+    const before = mailsTo(SUBSCRIBER).length;
+    const { report } = await newReport();
+    await expectMails(SUBSCRIBER, before + 1);
+    const jobs = await server.db.select().from(backgroundJobs).where(eq(backgroundJobs.subjectId, report.id));
+    expect(jobs).toMatchObject([{ kind: NEW_REPORT_JOB, state: "done", attempts: 1 }]);
+    expect(await server.db.select().from(reportNotices).where(eq(reportNotices.submissionId, report.id))).toEqual([]);
+  });
+
+  test("an earlier release's report (a notice and an event without mailQueued) is still announced once", async () => {
+    const before = mailsTo(SUBSCRIBER).length;
+    const { report } = await newReport();
+    await expectMails(SUBSCRIBER, before + 1);
+    await server.db.delete(userActivities).where(and(eq(userActivities.objectId, report.id), eq(userActivities.action, "NotifyNewReport")));
+    // What an instance of the earlier release writes and sends for the report it made.
+    await server.db.insert(reportNotices).values({ submissionId: report.id });
+    await server.lantern.services.pubsub.publish(newReportTopic(demoId), { submissionId: report.id });
+    await expectMails(SUBSCRIBER, before + 2);
+    expect(await server.db.select().from(reportNotices).where(eq(reportNotices.submissionId, report.id))).toEqual([]);
+    expect((await claims(report.id, "NotifyNewReport")).length).toBe(1);
   });
 
   test("a report whose event never came is still announced, once, by the sweep", async () => {
