@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import type { BunPlugin } from "bun";
 import { fileURLToPath } from "node:url";
 import { hashSources } from "./source-hash.ts";
 
@@ -29,6 +30,26 @@ export function serverBundleIsCurrent(): boolean {
   return existsSync(SERVER_BUNDLE) && existsSync(STAMP) && readFileSync(STAMP, "utf8").trim() === sourceHash();
 }
 
+/**
+ * graphql's own production build, as `bun api/main.ts` resolves it. Bun's bundler resolves
+ * packages' "development" exports unless NODE_ENV=production when the build starts, and graphql's
+ * turns on its development mode: an extra check of every object against other copies of graphql on
+ * every `instanceof` of the execution. Building under NODE_ENV=production is no way out, since the
+ * bundler then also writes "production" in place of every `process.env.NODE_ENV`, and the bundle
+ * must read it when it runs.
+ */
+const graphqlProductionExports: BunPlugin = {
+  name: "graphql production exports",
+  setup(build) {
+    const packageDir = dirname(Bun.resolveSync("graphql/package.json", ROOT));
+    const exports = (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { exports: Record<string, { default?: { bun?: string } }> }).exports;
+    build.onResolve({ filter: /^graphql(\/[\w./-]+)?$/ }, (args) => {
+      const target = exports[`.${args.path.slice("graphql".length)}`]?.default?.bun;
+      return target ? { path: join(packageDir, target) } : undefined;
+    });
+  },
+};
+
 export async function buildServerBundle(): Promise<void> {
   const expected = sourceHash();
   mkdirSync(DIST, { recursive: true });
@@ -42,6 +63,7 @@ export async function buildServerBundle(): Promise<void> {
     splitting: true,
     naming: { entry: "lantern-server.[ext]", chunk: "lantern-server-[hash].[ext]", asset: "lantern-asset-[name]-[hash].[ext]" },
     publicPath: `${DIST}/`,
+    plugins: [graphqlProductionExports],
   });
   if (!result.success) throw new Error(`The server bundle did not build: ${result.logs.map((log) => log.message).join("; ")}`);
   writeFileSync(STAMP, expected);
