@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { organisationEmailSubscribers, organisations } from "../../../db/schema/index.ts";
 import { ConfigError, parseConfig } from "../../../api/config.ts";
 import { setLogLevel } from "../../../api/lib/log.ts";
 import { Counter, escapeLabelValue } from "../../../api/lib/metrics.ts";
@@ -14,6 +16,7 @@ import { cookieFrom } from "../../helpers/session.ts";
 const TOKEN = randomBytes(32).toString("hex");
 const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) MetricsProbeBrowser/77.7";
 const STAFF_EMAIL = "owner@demo.test";
+const SUBSCRIBER = "subscriber@demo.test";
 
 /** One sample line: `name{label="value",...} number`, label values escaped as the format says. */
 const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\[\\"n])*"(?:,[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\[\\"n])*")*\})? (-?\d+(?:\.\d+)?(?:e[+-]?\d+)?|\+Inf|-Inf|NaN)$/;
@@ -92,6 +95,9 @@ describe("with METRICS_TOKEN", () => {
     server = await startTestServer({ env: { METRICS_TOKEN: TOKEN } });
     await seedDemo(server.db);
     main = await demoForm(server, "demo", "Workplace Misconduct Report");
+    // A subscriber, so that a new report queues its mail job (the seed has none).
+    const [demo] = await server.db.select({ id: organisations.id }).from(organisations).where(eq(organisations.slug, "demo"));
+    await server.db.insert(organisationEmailSubscribers).values({ organisationId: demo!.id, firstName: "Sam", lastName: "Subscriber", email: SUBSCRIBER });
   }, 60_000);
   afterAll(() => server.stop());
 
@@ -151,9 +157,9 @@ describe("with METRICS_TOKEN", () => {
     expect(staff.status).toBe(200);
     expect(cookieFrom(staff, "lantern_session")).toBeTruthy();
 
-    const notifierRuns = 'lantern_job_runs_total{job="notifier"}';
-    // The new report's notice is claimed a moment after the reporter's answer.
-    const after = await scrapeUntil(server, (s) => value(s, notifierRuns) > value(before.samples, notifierRuns));
+    const mailRuns = 'lantern_job_runs_total{job="notify_new_report"}';
+    // The new report's mail job runs a moment after the reporter's answer.
+    const after = await scrapeUntil(server, (s) => value(s, mailRuns) > value(before.samples, mailRuns));
     const moved = (key: string) => value(after.samples, key) - value(before.samples, key);
     expect(moved('lantern_http_requests_total{route="/api/auth/report_start",method="POST",status="200"}')).toBe(1);
     expect(moved('lantern_http_requests_total{route="/api/auth/report_login",method="POST",status="200"}')).toBe(1);
@@ -161,11 +167,12 @@ describe("with METRICS_TOKEN", () => {
     expect(moved('lantern_http_requests_total{route="/api/gql/query",method="POST",status="200"}')).toBeGreaterThanOrEqual(2);
     expect(moved('lantern_http_request_duration_seconds_count{route="/api/gql/query"}')).toBeGreaterThanOrEqual(2);
     expect(moved('lantern_http_request_duration_seconds_bucket{route="/api/auth/login",le="+Inf"}')).toBe(1);
-    expect(moved(notifierRuns)).toBeGreaterThanOrEqual(1);
+    expect(moved(mailRuns)).toBe(1);
+    expect(moved('lantern_job_failures_total{job="notify_new_report"}')).toBe(0);
     // The scrapes themselves are requests too, under their route, as every other.
     expect(moved('lantern_http_requests_total{route="/metrics",method="GET",status="200"}')).toBeGreaterThanOrEqual(1);
 
-    for (const secret of [reportID, generatedPassword, STAFF_EMAIL, DEMO_PASSWORD, "demo.localhost", "demo", "127.0.0.1", USER_AGENT, "MetricsProbeBrowser", main.form.id]) {
+    for (const secret of [reportID, generatedPassword, STAFF_EMAIL, SUBSCRIBER, DEMO_PASSWORD, "demo.localhost", "demo", "127.0.0.1", USER_AGENT, "MetricsProbeBrowser", main.form.id]) {
       expect(after.body).not.toContain(secret);
     }
   });
