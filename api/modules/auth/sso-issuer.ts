@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { createRemoteJWKSet, type JWTVerifyGetKey } from "jose";
+import { createRemoteJWKSet, customFetch, type FetchImplementation, type JWTVerifyGetKey } from "jose";
 import type { SsoConfig } from "../../config.ts";
 import { UserError } from "../../lib/errors.ts";
 import { logError } from "../../lib/log.ts";
@@ -61,6 +61,20 @@ export function loadIssuer(config: SsoConfig | null, production: boolean, now = 
   return issuer;
 }
 
+/**
+ * The keys' request, sent once more when its connection failed before any answer: a kept-alive
+ * connection the issuer closed meanwhile must not turn a good sign-in away. An answer, even an
+ * error status, and a timeout are final.
+ */
+const fetchKeys: FetchImplementation = async (url, options) => {
+  try {
+    return await fetch(url, options);
+  } catch (error) {
+    if (options.signal.aborted) throw error;
+    return fetch(url, options);
+  }
+};
+
 async function fetchIssuer(url: string, production: boolean): Promise<SsoIssuer> {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(SSO_REQUEST_TIMEOUT_MS), headers: { Accept: "application/json" }, redirect: "error" });
@@ -70,7 +84,7 @@ async function fetchIssuer(url: string, production: boolean): Promise<SsoIssuer>
       issuer: document.issuer,
       authorizationEndpoint: document.authorization_endpoint,
       tokenEndpoint: document.token_endpoint,
-      keys: createRemoteJWKSet(new URL(document.jwks_uri), { timeoutDuration: SSO_REQUEST_TIMEOUT_MS }),
+      keys: createRemoteJWKSet(new URL(document.jwks_uri), { timeoutDuration: SSO_REQUEST_TIMEOUT_MS, [customFetch]: fetchKeys }),
     };
   } catch (error) {
     logError("Single sign-on issuer could not be read", error, { url });
