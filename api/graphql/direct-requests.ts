@@ -1,6 +1,7 @@
-import { getOperationAST, GraphQLError, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { createGraphQLError, isAsyncIterable, processRegularResult } from "graphql-yoga";
 import type { Ctx } from "../context.ts";
+import { keptAnswerKey } from "./viewer-answers.ts";
 import type { GraphqlServer } from "./yoga.ts";
 
 /**
@@ -115,6 +116,27 @@ function isAbortError(error: unknown): boolean {
   return typeof error === "object" && name === "DOMException" && ((error as Error).name === "AbortError" || (error as Error).name === "TimeoutError");
 }
 
+/**
+ * The viewer's answer as its row copies keep it (viewer-answers.ts), for a signed-in staff member
+ * asking only for row fields of `viewer`; null for anything else. A copy is kept only from an
+ * answer without errors, and ends with the user's row copies (users/viewer-cache.ts).
+ */
+function keptAnswer(ctx: Ctx, schema: GraphQLSchema, document: DocumentNode, params: Params) {
+  const { actor } = ctx;
+  if (actor.kind !== "staff" && actor.kind !== "two-factor-pending") return null;
+  const key = keptAnswerKey(schema, document, params.query, params.operationName, params.variables, actor.kind);
+  if (key === null) return null;
+  const cache = ctx.services.viewerCache;
+  return {
+    read: (): ExecutionResult | undefined => {
+      const data = cache.read(actor.userId, key);
+      return data ? { data } : undefined;
+    },
+    mark: () => cache.mark(),
+    keep: (data: Record<string, unknown>, markedAt: number) => cache.keep(actor.userId, actor.organisationId, key, data, markedAt),
+  };
+}
+
 export interface DirectRequests {
   /** Yoga's answer, or the request (with its body) for Yoga to answer when this path does not take it. */
   answer(request: Request, ctx: Ctx): Promise<Response | Fallback>;
@@ -186,10 +208,15 @@ export function directRequests(yoga: GraphqlServer, schema: GraphQLSchema): Dire
         if (getOperationAST(document, params.operationName)?.operation === "subscription") {
           return replay();
         }
+        const kept = keptAnswer(ctx, enveloped.schema, document, params);
+        const copy = kept?.read();
+        if (copy) return respond(copy, mediaType);
+        const markedAt = kept?.mark() ?? 0;
         const contextValue = await enveloped.contextFactory();
         const executed = await enveloped.execute({ schema: enveloped.schema, document, contextValue, variableValues: params.variables, operationName: params.operationName });
         if (isAsyncIterable(executed)) throw new Error("A query's result was a stream; streaming is not enabled.");
         result = executed as ExecutionResult;
+        if (kept && !result.errors && !result.extensions && result.data) kept.keep(result.data, markedAt);
       } catch (error) {
         result = { errors: handledErrors(error, masking) };
       }

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
+import { parse } from "graphql";
+import { schema } from "../../../api/graphql/schema.ts";
+import { keptAnswerKey } from "../../../api/graphql/viewer-answers.ts";
+import { VIEWER_QUERY as CONSOLE_VIEWER } from "../../../site/src/admin/viewer.ts";
 import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { startInstancePair, type TestServer } from "../../helpers/server.ts";
 import { anonymous, clientWithCookie, loginAs, type StaffClient } from "../../helpers/session.ts";
@@ -118,5 +122,33 @@ describe("the viewer's cached row", () => {
     expect(await viewerOf(member)).toBeNull();
     expect(await viewerOf(clientWithCookie(second, member.cookie))).toBeNull();
     expect(await viewerOf(anonymous(first))).toBeNull();
+  });
+
+  test("answers the console's viewer whole from the copy, and a role changed by an admin shows in it", async () => {
+    const owner = await loginAs(first, "owner@demo.test", DEMO_PASSWORD);
+    const member = await loginAs(second, "member@demo.test", DEMO_PASSWORD);
+    const asked = async () => {
+      const result = await member.gql<{ viewer: { id: string; role: { name: string; permissions: string[] }; pass2FA: boolean } }>(CONSOLE_VIEWER);
+      expect(result.errors).toBeUndefined();
+      return result.data!.viewer;
+    };
+    const before = await asked();
+    expect(before.role.name).toBe("MEMBER");
+    expect(before.pass2FA).toBe(true);
+    const key = keptAnswerKey(schema, parse(CONSOLE_VIEWER), CONSOLE_VIEWER, null, null, "staff")!;
+    expect(second.lantern.services.viewerCache.read(before.id, key)).toEqual({ viewer: before });
+    expect(await asked()).toEqual(before);
+
+    const roles = await owner.gql<{ roles: { id: string; name: string }[] }>("{ roles { id name } }");
+    const admin = roles.data!.roles.find((role) => role.name === "ORGANISATION_ADMIN")!;
+    const updated = await owner.gql(USER_UPDATE, { id: before.id, input: { roleID: admin.id } });
+    expect(updated.errors).toBeUndefined();
+    let after = await asked();
+    for (let tries = 0; tries < 100 && after.role.name !== "ORGANISATION_ADMIN"; tries += 1) {
+      await Bun.sleep(20);
+      after = await asked();
+    }
+    expect(after.role.name).toBe("ORGANISATION_ADMIN");
+    expect(after.role.permissions).not.toEqual(before.role.permissions);
   });
 });
