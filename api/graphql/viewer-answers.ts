@@ -43,7 +43,7 @@ const VARIABLE_DIRECTIVES = new Set(["include", "skip"]);
 /** Longer texts are executed as usual: the key holds the whole text, and the copies are bounded by count. */
 const MAX_KEY_TEXT = 4_096;
 
-const verdicts = new WeakMap<DocumentNode, Map<string, boolean>>();
+const verdicts = new WeakMap<DocumentNode, Map<string | null, boolean>>();
 
 /**
  * The key of this operation's answer among the user's row copies, or null when its answer is not
@@ -58,21 +58,23 @@ export function keptAnswerKey(
   variables: Record<string, unknown> | null | undefined,
   actorKind: string,
 ): string | null {
-  if (!answersFromRow(schema, document, operationName ?? null)) return null;
+  if (query.length > MAX_KEY_TEXT || !answersFromRow(schema, document, operationName ?? null)) return null;
   const variablesText = variables ? JSON.stringify(variables) : "";
   if (query.length + variablesText.length > MAX_KEY_TEXT) return null;
   // "answer" first: the row copies' keys are their query configuration as JSON, which starts with "{".
-  return `answer\u0000${actorKind}\u0000${operationName ?? ""}\u0000${variablesText}\u0000${query}`;
+  // No name and an empty name are different requests (graphql-js finds no operation named "").
+  const name = operationName === null || operationName === undefined ? "-" : `=${operationName}`;
+  return `answer\u0000${actorKind}\u0000${name}\u0000${variablesText}\u0000${query}`;
 }
 
 /** Whether the operation asks only for `viewer` and, below it, only row fields; decided once per parsed document. */
 export function answersFromRow(schema: GraphQLSchema, document: DocumentNode, operationName: string | null): boolean {
   let byOperation = verdicts.get(document);
   if (!byOperation) verdicts.set(document, (byOperation = new Map()));
-  const known = byOperation.get(operationName ?? "");
+  const known = byOperation.get(operationName);
   if (known !== undefined) return known;
   const verdict = decide(schema, document, operationName);
-  byOperation.set(operationName ?? "", verdict);
+  byOperation.set(operationName, verdict);
   return verdict;
 }
 

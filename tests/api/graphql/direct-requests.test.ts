@@ -34,6 +34,8 @@ const cases: Case[] = [
   { name: "a valid query", path: "direct", init: { body: json({ query: "{ __typename }" }) } },
   { name: "the signed-in viewer", path: "direct", signedIn: true, init: { body: json({ query: "{ viewer { id email role { name } } }" }) } },
   { name: "a named operation among two", path: "direct", signedIn: true, init: { body: json({ query: "query A { __typename } query B { viewer { id } }", operationName: "B" }) } },
+  { name: "an empty operation name", path: "direct", signedIn: true, init: { body: json({ query: "{ viewer { id email } }", operationName: "" }) } },
+  { name: "the viewer with variables", path: "direct", signedIn: true, init: { body: json({ query: "query ($all: Boolean!) { viewer { id email @include(if: $all) } }", variables: { all: false } }) } },
   { name: "two operations and no name", path: "direct", init: { body: json({ query: "query A { __typename } query B { __typename }" }) } },
   { name: "a syntax error", path: "direct", init: { body: json({ query: "{ viewer {" }) } },
   { name: "a misspelt field (suggestions)", path: "direct", init: { body: json({ query: "{ viewr { id } }" }) } },

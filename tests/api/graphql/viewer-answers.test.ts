@@ -10,34 +10,35 @@ import { PROFILE_QUERY } from "../../../site/src/admin/features/settings/setting
  * query for `viewer` whose every field is a pure function of the row copy and the session's kind.
  * Anything else must execute, or a change the row copies do not hear of would be served stale.
  */
-const kept = (query: string, operationName: string | null = null) => answersFromRow(schema, parse(query), operationName);
+const kept = (query: string, operationName: string | null) => answersFromRow(schema, parse(query), operationName);
 
 describe("the viewer's kept answers", () => {
   test.each([
-    ["the console's own viewer query", VIEWER_QUERY],
-    ["the settings profile", PROFILE_QUERY],
-    ["the bench's viewer", "{ viewer { id email role { name } } }"],
-    ["aliases and __typename", "{ me: viewer { __typename who: id role { __typename label permissions } } }"],
-    ["fragments on the right types", "query { viewer { ...Mine } } fragment Mine on User { id ... on User { email } role { ...R } } fragment R on Role { name rank }"],
-    ["@include and @skip (the variables are in the key)", "query ($full: Boolean!) { viewer { id email @include(if: $full) lastName @skip(if: $full) } }"],
+    ["the console's own viewer query", VIEWER_QUERY, null],
+    ["the settings profile", PROFILE_QUERY, null],
+    ["the bench's viewer", "{ viewer { id email role { name } } }", null],
+    ["aliases and __typename", "{ me: viewer { __typename who: id role { __typename label permissions } } }", null],
+    ["fragments on the right types", "query { viewer { ...Mine } } fragment Mine on User { id ... on User { email } role { ...R } } fragment R on Role { name rank }", null],
+    ["@include and @skip (the variables are in the key)", "query ($full: Boolean!) { viewer { id email @include(if: $full) lastName @skip(if: $full) } }", null],
     ["the named operation asked for", "query A { roles { id } } query B { viewer { id } }", "B"],
-  ])("answers %s", (_name, query, operationName = null) => {
+  ])("answers %s", (_name: string, query: string, operationName: string | null) => {
     expect(kept(query, operationName)).toBe(true);
   });
 
   test.each([
-    ["a mutation", "mutation { changeDetails(input: { firstName: \"A\" }) { id } }"],
-    ["another root field beside viewer", "{ viewer { id } roles { id } }"],
-    ["only __typename", "{ __typename }"],
-    ["an organisation field that reads more than its row", "{ viewer { organisation { id publicURL } } }"],
-    ["an organisation column not on the list", "{ viewer { organisation { id abn } } }"],
-    ["a fragment typed for somewhere else", "query { viewer { ...O } } fragment O on Organisation { id }"],
-    ["an inline fragment typed for somewhere else", "{ viewer { ... on Organisation { id } } }"],
-    ["a field given arguments", "{ viewer { id(format: \"long\") } }"],
-    ["an unknown directive", "{ viewer { id @deprecated } }"],
+    ["a mutation", "mutation { changeDetails(input: { firstName: \"A\" }) { id } }", null],
+    ["another root field beside viewer", "{ viewer { id } roles { id } }", null],
+    ["only __typename", "{ __typename }", null],
+    ["an organisation field that reads more than its row", "{ viewer { organisation { id publicURL } } }", null],
+    ["an organisation column not on the list", "{ viewer { organisation { id abn } } }", null],
+    ["a fragment typed for somewhere else", "query { viewer { ...O } } fragment O on Organisation { id }", null],
+    ["an inline fragment typed for somewhere else", "{ viewer { ... on Organisation { id } } }", null],
+    ["a field given arguments", "{ viewer { id(format: \"long\") } }", null],
+    ["an unknown directive", "{ viewer { id @deprecated } }", null],
     ["another operation of the document", "query A { roles { id } } query B { viewer { id } }", "A"],
-    ["a subscription", "subscription { organisationUserDisconnect }"],
-  ])("executes %s", (_name, query, operationName = null) => {
+    ["a subscription", "subscription { organisationUserDisconnect }", null],
+    ["an empty operation name, which names no operation", "{ viewer { id } }", ""],
+  ])("executes %s", (_name: string, query: string, operationName: string | null) => {
     expect(kept(query, operationName)).toBe(false);
   });
 
