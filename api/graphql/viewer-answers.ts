@@ -1,4 +1,4 @@
-import { getNamedType, getOperationAST, isObjectType, Kind, type DocumentNode, type GraphQLSchema, type SelectionSetNode } from "graphql";
+import { getNamedType, getOperationAST, isObjectType, Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
 
 /**
  * Which answers the `viewer` row copies (users/viewer-cache.ts) can give whole, without executing
@@ -73,15 +73,17 @@ export function answersFromRow(schema: GraphQLSchema, document: DocumentNode, op
   if (!byOperation) verdicts.set(document, (byOperation = new Map()));
   const known = byOperation.get(operationName);
   if (known !== undefined) return known;
-  const verdict = decide(schema, document, operationName);
+  const operation = getOperationAST(document, operationName);
+  // A name the document does not define is not remembered: the client chooses it, so it could be anything.
+  if (!operation) return false;
+  const verdict = decide(schema, document, operation);
   byOperation.set(operationName, verdict);
   return verdict;
 }
 
-function decide(schema: GraphQLSchema, document: DocumentNode, operationName: string | null): boolean {
-  const operation = getOperationAST(document, operationName);
+function decide(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): boolean {
   const queryType = schema.getQueryType();
-  if (!operation || operation.operation !== "query" || !queryType) return false;
+  if (operation.operation !== "query" || !queryType) return false;
   const fragments = new Map<string, SelectionSetNode & { typeCondition: string }>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, { ...definition.selectionSet, typeCondition: definition.typeCondition.name.value });
