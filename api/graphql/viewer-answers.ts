@@ -89,7 +89,8 @@ function decide(schema: GraphQLSchema, document: DocumentNode, operation: Operat
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, { ...definition.selectionSet, typeCondition: definition.typeCondition.name.value });
   }
   let askedViewer = false;
-  // Fragments are entered at most once per walk: a validated document has no cycles, but nothing here relies on it.
+  // A fragment spread a second time makes the operation execute as usual: that costs nothing but the
+  // saving, and the walk then ends on any document, cycles included, without relying on validation.
   const entered = new Set<string>();
 
   const walk = (selectionSet: SelectionSetNode, typeName: string): boolean => {
