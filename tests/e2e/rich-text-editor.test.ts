@@ -35,7 +35,14 @@ async function selectWholeLine(page: Page): Promise<void> {
     await editor(page).click();
     await page.keyboard.press("End");
     await page.keyboard.press("Shift+Home");
-    const selected = await page.evaluate(() => window.getSelection()?.toString().trim() ?? "");
+    // The browser tells the editor of a new selection in a queued "selectionchange" event; on a loaded
+    // machine the next step (focusing a toolbar field) can come first, and the editor then ignores it
+    // as a selection outside itself. Delivering it now, while the editor has focus, is what a person's
+    // slower hand allows for.
+    const selected = await page.evaluate(() => {
+      document.dispatchEvent(new Event("selectionchange"));
+      return window.getSelection()?.toString().trim() ?? "";
+    });
     if (selected === line) return;
   }
   throw new Error(`could not select "${line}" in the editor`);
