@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ANNOUNCEMENT_BURST_MS, CATCH_UP_PAGES, catchUpAfterReconnect, fetchBackUntilKnown, isLiveAnnouncement, UNANNOUNCED_CATCH_UP_MS, type HistoryPage } from "../../site/src/lib/live-catch-up.ts";
+import { ANNOUNCEMENT_BURST_MS, CATCH_UP_PAGES, catchUpAfterReconnect, fetchBackUntilKnown, isLiveAnnouncement, knownAtDrop, UNANNOUNCED_CATCH_UP_MS, type HistoryPage } from "../../site/src/lib/live-catch-up.ts";
 
 /**
  * When a reconnected page fetches what it missed: after the server says its subscriptions listen
@@ -108,5 +108,23 @@ describe("the chat's catch-up", () => {
     expect(long.asked).toHaveLength(CATCH_UP_PAGES);
     const failing = async (): Promise<HistoryPage<{ id: string }>> => ({ ok: false, message: "Unauthorized" });
     expect(await fetchBackUntilKnown(new Set(), failing, () => {})).toBe("Unauthorized");
+  });
+
+  test("reaches back to what was on screen at the drop, past the messages heard live since", async () => {
+    // 50 on screen when the socket dropped; 51–54 were sent during the drop; 55–79 arrived live,
+    // more than two pages, between the resubscription and the catch-up.
+    const chat = history(80, 10);
+    let onScreen = chat.ids.slice(0, 50).map((id) => ({ id }));
+    const reachBack = knownAtDrop(() => onScreen);
+    reachBack.dropped();
+    onScreen = [...onScreen, ...chat.ids.slice(55).map((id) => ({ id }))];
+    // A second drop before the catch-up has run does not move the mark past the first gap.
+    reachBack.dropped();
+    const received = new Set(onScreen.map((message) => message.id));
+    expect(await fetchBackUntilKnown(reachBack.known(), chat.fetchPage, (messages) => messages.forEach((m) => received.add(m.id)))).toBeUndefined();
+    expect(chat.ids.filter((id) => !received.has(id))).toEqual([]);
+    // Once caught up, the next drop marks afresh; with no drop, the mark is what is on screen.
+    reachBack.caughtUp();
+    expect(reachBack.known().size).toBe(75);
   });
 });

@@ -79,3 +79,28 @@ export async function fetchBackUntilKnown<M extends { id: string }>(
   }
   return undefined;
 }
+
+/**
+ * Where a chat's catch-up must reach back to: the messages on screen when the socket dropped. Those
+ * added since, heard live once the socket was back or sent from this page, are newer than anything
+ * the drop hid, so a page made only of them says nothing about where the gap ends: stopping at them
+ * left the messages sent during the drop unfetched whenever more than a page arrived before the
+ * catch-up ran. The first drop counts until a catch-up succeeds, so a second drop before then does
+ * not move the mark past the first gap.
+ */
+export function knownAtDrop(onScreen: () => readonly { id: string }[]) {
+  let atDrop: Set<string> | undefined;
+  const current = () => new Set(onScreen().map((message) => message.id));
+  return {
+    dropped(): void {
+      atDrop ??= current();
+    },
+    /** What the catch-up stops at: the mark if the socket dropped, else what is on screen. */
+    known(): Set<string> {
+      return atDrop ?? current();
+    },
+    caughtUp(): void {
+      atDrop = undefined;
+    },
+  };
+}

@@ -29,6 +29,7 @@ let dropped = false;
 const active = new Set<() => void>();
 const stateListeners = new Set<() => void>();
 const reconnectListeners = new Set<() => void>();
+const dropListeners = new Set<() => void>();
 
 function setState(next: LiveState): void {
   if (next === state) return;
@@ -84,6 +85,7 @@ function liveClient(): Client {
         socket = undefined;
         dropped = active.size > 0;
         setState(dropped ? 'reconnecting' : 'idle');
+        if (dropped) for (const listener of [...dropListeners]) listener();
       },
       ping: (received) => {
         if (received) return;
@@ -172,6 +174,12 @@ export function onLiveState(listener: () => void): () => void {
 export function onLiveReconnect(listener: () => void): () => void {
   reconnectListeners.add(listener);
   return () => reconnectListeners.delete(listener);
+}
+
+/** Called when the socket goes away while something is subscribed: what a page shows then is what its catch-up must reach (live-catch-up.ts). */
+export function onLiveDrop(listener: () => void): () => void {
+  dropListeners.add(listener);
+  return () => dropListeners.delete(listener);
 }
 
 /**

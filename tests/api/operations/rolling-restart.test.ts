@@ -13,7 +13,7 @@ import { joinTeam, loginAs } from "../../helpers/session.ts";
 import { GRAPHQL_WS_PROTOCOL } from "../../helpers/websocket.ts";
 import { usingPostgres } from "../../setup/template.ts";
 import { holdsWithin } from "../../helpers/holds-within.ts";
-import { catchUpAfterReconnect, fetchBackUntilKnown, isLiveAnnouncement } from "../../../site/src/lib/live-catch-up.ts";
+import { catchUpAfterReconnect, fetchBackUntilKnown, isLiveAnnouncement, knownAtDrop } from "../../../site/src/lib/live-catch-up.ts";
 
 /**
  * A rolling restart (decision 056): two instances on one Postgres behind one address are stopped
@@ -73,11 +73,14 @@ describe.if(usingPostgres())("rolling restart", () => {
         const result = await owner.gql<{ reportConversationMessages: { hasMore: boolean; messages: { id: string }[] } }>(HISTORY, { id: submissionId, before: before ?? null });
         return result.data ? { ok: true as const, ...result.data.reportConversationMessages } : { ok: false as const, message: JSON.stringify(result).slice(0, 300) };
       };
+      // As the pages do: the catch-up reaches back to what was seen when the socket dropped.
+      const reachBack = knownAtDrop(() => [...seen].map((id) => ({ id })));
       const catchUp = catchUpAfterReconnect(() => {
-        const fetched = fetchBackUntilKnown(new Set(seen), history, (messages) => {
+        const fetched = fetchBackUntilKnown(reachBack.known(), history, (messages) => {
           for (const message of messages) seen.add(message.id);
         }).then((failure) => {
           if (failure) console.log("catch-up failed", failure);
+          else reachBack.caughtUp();
         });
         catchUps.push(fetched);
       });
@@ -98,6 +101,7 @@ describe.if(usingPostgres())("rolling restart", () => {
           closed: (event) => {
             closeCodes.push((event as CloseEvent).code);
             catchUp.cancel();
+            reachBack.dropped();
           },
           connected: (_socket, _payload, wasRetry) => {
             if (wasRetry) catchUp.reconnected();

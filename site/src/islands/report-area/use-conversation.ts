@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { onLiveReconnect } from '../../lib/live';
-import { fetchBackUntilKnown } from '../../lib/live-catch-up';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { onLiveDrop, onLiveReconnect } from '../../lib/live';
+import { fetchBackUntilKnown, knownAtDrop } from '../../lib/live-catch-up';
 import { leaveIfSignedOut } from './area-api';
 import { applyEvent, fetchMessages, markRead, mergeMessages, sendImage, sendText, subscribeMessages, type ChatMessage } from './conversation';
 
@@ -25,6 +25,7 @@ export function useConversation() {
   const sending = useRef(false);
   const marking = useRef(new Set<string>());
   const latest = useRef(messages);
+  const reachBack = useMemo(() => knownAtDrop(() => latest.current), []);
 
   const receive = useCallback((incoming: readonly ChatMessage[]) => setMessages((list) => mergeMessages(list, incoming)), []);
 
@@ -47,11 +48,15 @@ export function useConversation() {
 
   /** The socket is back: fetch the newest pages until they meet the list, so nothing sent meanwhile is missed. */
   const catchUp = useCallback(async () => {
-    const known = new Set(latest.current.map((message) => message.id));
-    if (known.size === 0) return load();
+    const known = reachBack.known();
+    if (known.size === 0) {
+      reachBack.caughtUp();
+      return load();
+    }
     const failure = await fetchBackUntilKnown(known, fetchMessages, receive);
     if (failure) fail(failure);
-  }, [load, receive, fail]);
+    else reachBack.caughtUp();
+  }, [load, receive, fail, reachBack]);
 
   useEffect(() => {
     latest.current = messages;
@@ -66,12 +71,14 @@ export function useConversation() {
       (event) => setMessages((list) => applyEvent(list, event)),
       (problem) => fail(problem.message),
     );
+    const stopDrop = onLiveDrop(() => reachBack.dropped());
     const stopCatchUp = onLiveReconnect(() => void catchUp());
     return () => {
       stopEvents();
+      stopDrop();
       stopCatchUp();
     };
-  }, [catchUp, fail]);
+  }, [catchUp, fail, reachBack]);
 
   useEffect(() => {
     const onChange = () => setVisible(pageVisible());

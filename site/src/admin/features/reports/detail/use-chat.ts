@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useClient } from 'urql';
-import { onLiveReconnect } from '../../../../lib/live';
-import { fetchBackUntilKnown, type HistoryPage } from '../../../../lib/live-catch-up';
+import { onLiveDrop, onLiveReconnect } from '../../../../lib/live';
+import { fetchBackUntilKnown, knownAtDrop, type HistoryPage } from '../../../../lib/live-catch-up';
 import { ACTION_FAILED_MESSAGE } from '../../../../lib/action-failed';
 import { errorMessage } from '../../../ui/errors';
 import { notify } from '../../../ui/notice-store';
@@ -41,6 +41,7 @@ export function useChat(reportID: string, markRead: boolean) {
   const loadedOnce = useRef(false);
   const latest = useRef(messages);
   latest.current = messages;
+  const reachBack = useMemo(() => knownAtDrop(() => latest.current), []);
 
   const receive = useCallback((incoming: readonly ChatMessage[]) => setMessages((list) => mergeMessages(list, incoming)), []);
 
@@ -70,11 +71,15 @@ export function useChat(reportID: string, markRead: boolean) {
 
   /** Back after a drop: the newest pages until they meet the list on screen, so nothing sent meanwhile is missed. */
   const catchUp = useCallback(async () => {
-    const known = new Set(latest.current.map((message) => message.id));
-    if (known.size === 0) return load();
+    const known = reachBack.known();
+    if (known.size === 0) {
+      reachBack.caughtUp();
+      return load();
+    }
     const failure = await fetchBackUntilKnown(known, fetchPage, receive);
     setError(failure);
-  }, [fetchPage, load, receive]);
+    if (!failure) reachBack.caughtUp();
+  }, [fetchPage, load, receive, reachBack]);
 
   useEffect(() => {
     void load();
@@ -86,12 +91,14 @@ export function useChat(reportID: string, markRead: boolean) {
       const event = result.data?.reportConversationMessage;
       if (event) setMessages((list) => applyEvent(list, event));
     });
+    const stopDrop = onLiveDrop(() => reachBack.dropped());
     const stopCatchUp = onLiveReconnect(() => void catchUp());
     return () => {
       live.unsubscribe();
+      stopDrop();
       stopCatchUp();
     };
-  }, [client, reportID, catchUp]);
+  }, [client, reportID, catchUp, reachBack]);
 
   useEffect(() => {
     const onChange = () => setVisible(pageVisible());
