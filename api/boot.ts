@@ -63,6 +63,9 @@ export interface RunningLantern {
   stop(options?: { quietMs?: number }): Promise<void>;
 }
 
+/** Beyond the old process's grace for requests: closing PGlite writes a checkpoint, which can take seconds. */
+const LOCK_WAIT_BEYOND_GRACE_MS = 20_000;
+
 /** Opens the database, migrates it, and serves Lantern. The one way the server starts. */
 export async function startLantern(config: Config, options: BootOptions = {}): Promise<RunningLantern> {
   setLogLevel(config.logLevel);
@@ -72,6 +75,12 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
     ...(options.migrationsFolder ? { migrationsFolder: options.migrationsFolder } : {}),
     ...(options.preparedCluster !== undefined ? { preparedCluster: options.preparedCluster } : {}),
     onSlowInit: (reason) => logInfo("A fresh embedded database is initialised from scratch, which takes seconds", { reason }),
+    // A start right after a stop: the old process may still be finishing its requests and closing the
+    // database. Wait for it to let go rather than open the files beside it (decision 067).
+    lock: {
+      waitMs: config.shutdownGraceMs + LOCK_WAIT_BEYOND_GRACE_MS,
+      onWaiting: (pid) => logInfo("Waiting for the Lantern process that has DATA_DIR open to stop", { pid, dataDir: config.dataDir }),
+    },
   });
   const keyRing = new KeyRing(masterKeys, database.db);
   try {

@@ -3,6 +3,8 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import type { PgAsyncDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import postgres from "postgres";
+import { dirname } from "node:path";
+import { lockDataDir, type DataDirLock, type LockOptions } from "./data-dir-lock.ts";
 import { pgliteAssets } from "./pglite-assets.ts";
 import { MIGRATIONS_FOLDER } from "./migrate.ts";
 import { DEFAULT_PREPARED_CLUSTER_DIR, openPglite, preparedClusterIn, type PreparedClusterFiles } from "./prepared-cluster.ts";
@@ -35,24 +37,33 @@ export interface OpenOptions {
   preparedCluster?: PreparedClusterFiles | null;
   /** Told why a fresh PGlite directory was initialised without the prepared cluster. */
   onSlowInit?: (reason: string) => void;
+  /** Waiting for the embedded directory's lock (DATA_DIR, the parent of the PGlite directory): by default none. */
+  lock?: LockOptions;
 }
 
 export async function openDatabase(settings: DatabaseSettings, options: OpenOptions = {}): Promise<DatabaseHandle> {
   if (settings.kind === "pglite") {
-    const client =
-      options.pglite ??
-      (await openPglite(settings.dataDir, {
+    if (options.pglite) return wrapPglite(options.pglite);
+    // Before a single file is read: a second process must never open the directory (decision 067).
+    const lock = await lockDataDir(dirname(settings.dataDir), options.lock);
+    try {
+      const client = await openPglite(settings.dataDir, {
         assets: await pgliteAssets(),
         migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER,
         cluster: options.preparedCluster === undefined ? preparedClusterIn(DEFAULT_PREPARED_CLUSTER_DIR) : options.preparedCluster,
         ...(options.onSlowInit ? { onSlowInit: options.onSlowInit } : {}),
-      }));
-    return wrapPglite(client);
+      });
+      return wrapPglite(client, lock);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   }
   return wrapPostgres(settings.url, settings.max ?? 10);
 }
 
-export function wrapPglite(client: PGlite): DatabaseHandle {
+/** `lock` is the directory's, let go once the database is closed (none for a PGlite the caller made). */
+export function wrapPglite(client: PGlite, lock: DataDirLock | null = null): DatabaseHandle {
   const db = drizzlePglite({ client, relations }) as unknown as Database;
   let closed = false;
   return {
@@ -72,7 +83,11 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
     async close() {
       if (closed) return;
       closed = true;
-      await client.close();
+      try {
+        await client.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }

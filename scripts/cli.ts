@@ -8,6 +8,7 @@ import { discardGeneratedKey, loadMasterKeys } from "../api/lib/master-key.ts";
 import { KeyRing } from "../api/lib/key-ring.ts";
 import { passwordProblem } from "../api/shared/password-rule.ts";
 import { openDatabase } from "../db/client.ts";
+import { DataDirLockedError } from "../db/data-dir-lock.ts";
 import { migrateDatabase } from "../db/migrate.ts";
 import { roles, userActivities, users } from "../db/schema/index.ts";
 import { seedDemo } from "../db/seed/demo.ts";
@@ -35,7 +36,10 @@ if (command === "backup" || command === "restore") {
   process.exit(await runBackupCommand(command, rest, config));
 }
 
-const database = await openDatabase(config.database);
+if (!["migrate", "create-superadmin", "seed-demo", "rotate-keys"].includes(command ?? "")) fail(USAGE);
+
+// The embedded directory is one process's: while a server has it, refuse in one line naming it (decision 067).
+const database = await openDatabase(config.database).catch((error: unknown) => fail(error instanceof DataDirLockedError ? error.message : String(error)));
 try {
   await migrateDatabase(database);
   // Every command checks the master key fits, as a server's start does; the seed seals with it.

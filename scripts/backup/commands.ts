@@ -11,6 +11,7 @@ import { restoreArchive, RestoreError } from "../../api/lib/backup/restore.ts";
 import { requestBackupFromServer, serverAnswersOn } from "../../api/lib/backup/socket.ts";
 import { ArchiveError } from "../../api/lib/backup/tar.ts";
 import { openDatabase } from "../../db/client.ts";
+import { DataDirLockedError } from "../../db/data-dir-lock.ts";
 
 /**
  * `backup --to FILE` and `restore --from FILE` (docs/decisions/055-backup-and-restore.md). Neither
@@ -62,13 +63,12 @@ async function backup(args: string[], config: Config): Promise<void> {
     if (config.database.kind === "pglite") {
       const directory = config.database.dataDir;
       if (!existsSync(directory) || readdirSync(directory).length === 0) throw new UsageError(`There is no database in ${directory} to back up`);
-      // PGlite keeps this lock file while a process has the directory open: opening it a second time would damage it.
-      const lock = join(directory, "postmaster.pid");
-      if (existsSync(lock)) {
-        throw new UsageError(`The embedded database is open in another process and no server answers on its backup socket: stop that process (if none runs, a crash left ${lock}: remove it)`);
-      }
     }
-    const database = await openDatabase(config.database.kind === "pglite" ? config.database : { ...config.database, max: 2 }, { preparedCluster: null });
+    // Opening takes the directory's lock: a process that holds it without answering on the socket is named, and the directory is left alone.
+    const database = await openDatabase(config.database.kind === "pglite" ? config.database : { ...config.database, max: 2 }, { preparedCluster: null }).catch((error: unknown) => {
+      if (error instanceof DataDirLockedError) throw new UsageError(`${error.message} (no server answers on its backup socket)`);
+      throw error;
+    });
     close = () => database.close();
     tar = backupStream(database, createBlobStore(config.blobs));
   }
