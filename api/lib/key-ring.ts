@@ -7,7 +7,8 @@ import { KEY_BYTES, openBytes, sealBytes, UnsealError } from "./sealing.ts";
 
 /**
  * The organisations' data keys, unwrapped in memory only (docs/decisions/049-encryption-at-rest.md),
- * and the one place values are sealed and opened.
+ * and the one place values are sealed and opened. The platform's own keys, for secrets of no
+ * organisation (decision 062), are held the same way under the owner name PLATFORM_KEYS.
  *
  * Text is stored as `lx1:` + base64url(key id ‖ nonce ‖ ciphertext ‖ tag); files as `LXB1` + the
  * same bytes. The key id travels with the value, so a value sealed before a rotation still opens
