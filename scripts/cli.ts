@@ -94,9 +94,10 @@ try {
         onWait: (until) => console.log(`Waiting until ${until.toISOString()}, when every server knows the new keys, to seal everything again with them…`),
       });
       console.log(`Master key ${masters.current.id} now wraps every data key (${result.rewrapped} wrapped again).`);
-      console.log(`${result.newKeys} organisations have a new data key, sealing new data since ${result.activeFrom.toISOString()}.`);
-      const { answers, messages, notes, fileNames, files, failed } = result.resealed;
+      console.log(`${result.newKeys - 1} organisations and the platform have a new data key, sealing new data since ${result.activeFrom.toISOString()}.`);
+      const { answers, messages, notes, fileNames, files, platformSecrets, failed } = result.resealed;
       console.log(`Sealed again with the new keys: ${answers} answers, ${messages} messages, ${notes} notes, ${fileNames} file names, ${files} files.`);
+      console.log(`Sealed again with the platform's new key: ${platformSecrets} authenticator keys and server secrets.`);
       if (failed > 0) console.log(`${failed} values did not open and were left as they were: see the log above.`);
       if (masters.previous) console.log("MASTER_KEY_PREVIOUS is no longer needed: remove it from every server's settings.");
       break;

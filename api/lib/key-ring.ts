@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { dataKeys } from "../../db/schema/index.ts";
+import { dataKeys, platformKeys } from "../../db/schema/index.ts";
 import { MasterKeyError, type MasterKey, type MasterKeys } from "./master-key.ts";
 import { KEY_BYTES, openBytes, sealBytes, UnsealError } from "./sealing.ts";
 
 /**
  * The organisations' data keys, unwrapped in memory only (docs/decisions/049-encryption-at-rest.md),
- * and the one place values are sealed and opened.
+ * and the one place values are sealed and opened. The platform's own keys, for secrets of no
+ * organisation (decision 062), are held the same way under the owner name PLATFORM_KEYS.
  *
  * Text is stored as `lx1:` + base64url(key id ‖ nonce ‖ ciphertext ‖ tag); files as `LXB1` + the
  * same bytes. The key id travels with the value, so a value sealed before a rotation still opens
@@ -22,8 +23,21 @@ const KEY_ID_BYTES = 16;
 /** What a value is: part of what it is bound to. */
 export type SealPurpose = "answer" | "message" | "note" | "file" | "fileName";
 
+/** What a platform secret is (docs/decisions/062-sealed-account-secrets.md): part of what it is bound to. */
+export type PlatformSecretPurpose = "twoFactorSecret" | "proofOfWorkSecret";
+
+/**
+ * The owner of the platform's keys where the key ring names an organisation. Organisation ids are
+ * UUIDs, so it names none of them; it is also what the platform's keys are wrapped for.
+ */
+export const PLATFORM_KEYS = "platform";
+
 /** How long an instance keeps its list of an organisation's keys before asking again. */
 export const KEY_LIST_TTL_MS = 30_000;
+
+/** A data key as stored, the platform's named by PLATFORM_KEYS in place of an organisation. */
+type KeyRow = typeof dataKeys.$inferSelect;
+const asKeyRow = (row: typeof platformKeys.$inferSelect): KeyRow => ({ ...row, organisationId: PLATFORM_KEYS });
 
 interface OrganisationKeys {
   loadedAt: number;
@@ -41,6 +55,7 @@ function uuidText(bytes: Uint8Array): string {
 }
 
 const context = (organisationId: string, purpose: SealPurpose) => `lantern:${purpose}:${organisationId}`;
+const platformContext = (purpose: PlatformSecretPurpose, owner: string) => `lantern:${PLATFORM_KEYS}:${purpose}:${owner}`;
 const WRAP_CONTEXT = "lantern:data-key";
 
 export function wrapDataKey(master: MasterKey, key: Uint8Array, organisationId: string): string {
@@ -107,17 +122,18 @@ export class KeyRing {
 
   /** Checks every data key opens with the master keys given; throws MasterKeyError with one line if not. */
   async verify(): Promise<{ keys: number }> {
-    const rows = await this.root.select().from(dataKeys);
+    const rows = [...(await this.root.select().from(dataKeys)), ...(await this.root.select().from(platformKeys)).map(asKeyRow)];
     for (const row of rows) this.remember(row);
     return { keys: rows.length };
   }
 
-  private remember(row: typeof dataKeys.$inferSelect): void {
+  private remember(row: KeyRow): void {
     if (!this.unwrapped.has(row.id)) this.unwrapped.set(row.id, { organisationId: row.organisationId, key: unwrapDataKey(this.masters, row) });
   }
 
-  private keyRows(db: Database, organisationId: string) {
-    return db.select().from(dataKeys).where(eq(dataKeys.organisationId, organisationId)).orderBy(asc(dataKeys.activeFrom), asc(dataKeys.createdAt));
+  private async keyRows(db: Database, owner: string): Promise<KeyRow[]> {
+    if (owner !== PLATFORM_KEYS) return db.select().from(dataKeys).where(eq(dataKeys.organisationId, owner)).orderBy(asc(dataKeys.activeFrom), asc(dataKeys.createdAt));
+    return (await db.select().from(platformKeys).orderBy(asc(platformKeys.activeFrom), asc(platformKeys.createdAt))).map(asKeyRow);
   }
 
   /**
@@ -151,14 +167,18 @@ export class KeyRing {
     return list;
   }
 
-  /** A new data key for the organisation, sealing from `activeFrom` (now unless rotating). */
-  async createKey(db: Database, organisationId: string, activeFrom?: Date) {
+  /** A new data key for the organisation (or PLATFORM_KEYS), sealing from `activeFrom` (now unless rotating). */
+  async createKey(db: Database, organisationId: string, activeFrom?: Date): Promise<KeyRow> {
     const key = new Uint8Array(randomBytes(KEY_BYTES));
     const id = crypto.randomUUID();
-    const [row] = await db
-      .insert(dataKeys)
-      .values({ id, organisationId, masterKeyId: this.masters.current.id, wrappedKey: wrapDataKey(this.masters.current, key, organisationId), ...(activeFrom ? { activeFrom } : {}) })
-      .returning();
+    const values = { id, masterKeyId: this.masters.current.id, wrappedKey: wrapDataKey(this.masters.current, key, organisationId), ...(activeFrom ? { activeFrom } : {}) };
+    const [row] =
+      organisationId === PLATFORM_KEYS
+        ? (await db.insert(platformKeys).values(values).returning()).map(asKeyRow)
+        : await db
+            .insert(dataKeys)
+            .values({ ...values, organisationId })
+            .returning();
     this.unwrapped.set(id, { organisationId, key });
     if (db !== this.root) this.uncommitted.add(id);
     return row!;
@@ -169,6 +189,20 @@ export class KeyRing {
    * the caller's transaction (on the embedded database, the only connection is the transaction's).
    */
   async sealer(db: Database, organisationId: string): Promise<Sealer> {
+    const { activeKeyId, keyById } = await this.keysToUse(db, organisationId);
+    return new Sealer(organisationId, activeKeyId, keyById);
+  }
+
+  /**
+   * The platform's sealer, for secrets of no organisation (decision 062), each bound to what it
+   * belongs to (a user's id). `db` may be the caller's transaction, as for `sealer`.
+   */
+  async platformSealer(db: Database): Promise<PlatformSealer> {
+    const { activeKeyId, keyById } = await this.keysToUse(db, PLATFORM_KEYS);
+    return new PlatformSealer(activeKeyId, keyById);
+  }
+
+  private async keysToUse(db: Database, organisationId: string) {
     const list = await this.keysOf(db, organisationId);
     const now = this.now();
     const active = [...list.keys].reverse().find((key) => key.activeFrom <= now) ?? list.keys[0]!;
@@ -178,7 +212,7 @@ export class KeyRing {
       const known = this.unwrapped.get(id);
       return known && known.organisationId === organisationId && (list.keys.some((key) => key.id === id) || !this.uncommitted.has(id)) ? known.key : undefined;
     };
-    return new Sealer(organisationId, active.id, keyById);
+    return { activeKeyId: active.id, keyById };
   }
 
   /** One sealer per organisation, for reading rows of several organisations at once (exports, lists). */
@@ -194,17 +228,16 @@ export class KeyRing {
   }
 }
 
-/** Seals and opens one organisation's values; everything it does is synchronous. */
-export class Sealer {
+/** Seals and opens values with one owner's keys, each bound to a context; everything it does is synchronous. */
+class KeyedSealer {
   constructor(
-    readonly organisationId: string,
     readonly activeKeyId: string,
     private readonly keyById: (id: string) => Uint8Array | undefined,
   ) {}
 
-  private seal(purpose: SealPurpose, plaintext: Uint8Array, mark: Uint8Array): Uint8Array {
+  protected seal(context: string, plaintext: Uint8Array, mark: Uint8Array): Uint8Array {
     const key = this.keyById(this.activeKeyId)!;
-    const sealed = sealBytes(key, plaintext, context(this.organisationId, purpose));
+    const sealed = sealBytes(key, plaintext, context);
     const out = new Uint8Array(mark.length + KEY_ID_BYTES + sealed.length);
     out.set(mark, 0);
     out.set(uuidBytes(this.activeKeyId), mark.length);
@@ -212,25 +245,44 @@ export class Sealer {
     return out;
   }
 
-  private open(purpose: SealPurpose, body: Uint8Array): Uint8Array {
+  protected open(context: string, body: Uint8Array): Uint8Array {
     if (body.length < KEY_ID_BYTES) throw new UnsealError("The sealed value is too short");
     const keyId = uuidText(body.subarray(0, KEY_ID_BYTES));
     const key = this.keyById(keyId);
-    if (!key) throw new UnsealError(`The value was sealed with key ${keyId}, which is not one of this organisation's`);
-    return openBytes(key, body.subarray(KEY_ID_BYTES), context(this.organisationId, purpose));
+    if (!key) throw new UnsealError(`The value was sealed with key ${keyId}, which is not one of this owner's`);
+    return openBytes(key, body.subarray(KEY_ID_BYTES), context);
   }
 
   /** The empty text stays empty: there is nothing in it to protect, and defaults stay valid. */
-  sealText(purpose: SealPurpose, text: string): string {
+  protected sealTextIn(context: string, text: string): string {
     if (text === "") return text;
-    const sealed = this.seal(purpose, new TextEncoder().encode(text), new Uint8Array(0));
+    const sealed = this.seal(context, new TextEncoder().encode(text), new Uint8Array(0));
     return `${SEALED_TEXT_PREFIX}${Buffer.from(sealed).toString("base64url")}`;
   }
 
-  openText(purpose: SealPurpose, stored: string): string {
+  protected openTextIn(context: string, stored: string): string {
     if (!isSealedText(stored)) return stored;
     const body = new Uint8Array(Buffer.from(stored.slice(SEALED_TEXT_PREFIX.length), "base64url"));
-    return new TextDecoder("utf-8", { fatal: true }).decode(this.open(purpose, body));
+    return new TextDecoder("utf-8", { fatal: true }).decode(this.open(context, body));
+  }
+}
+
+/** Seals and opens one organisation's values. */
+export class Sealer extends KeyedSealer {
+  constructor(
+    readonly organisationId: string,
+    activeKeyId: string,
+    keyById: (id: string) => Uint8Array | undefined,
+  ) {
+    super(activeKeyId, keyById);
+  }
+
+  sealText(purpose: SealPurpose, text: string): string {
+    return this.sealTextIn(context(this.organisationId, purpose), text);
+  }
+
+  openText(purpose: SealPurpose, stored: string): string {
+    return this.openTextIn(context(this.organisationId, purpose), stored);
   }
 
   /** The key id a stored text was sealed with; null for text from before encryption. */
@@ -241,11 +293,26 @@ export class Sealer {
   }
 
   sealFile(bytes: Uint8Array): Uint8Array {
-    return this.seal("file", bytes, SEALED_FILE_MAGIC);
+    return this.seal(context(this.organisationId, "file"), bytes, SEALED_FILE_MAGIC);
   }
 
   openFile(stored: Uint8Array): Uint8Array {
     if (!isSealedFile(stored)) return stored;
-    return this.open("file", stored.subarray(SEALED_FILE_MAGIC.length));
+    return this.open(context(this.organisationId, "file"), stored.subarray(SEALED_FILE_MAGIC.length));
+  }
+}
+
+/**
+ * Seals and opens the platform's secrets (decision 062). Each is bound to its purpose and to what it
+ * belongs to (`owner`: a user's id for an authenticator key), so a value copied to another row does
+ * not open there. A value in plain is from before sealing and reads as it is, until it is sealed.
+ */
+export class PlatformSealer extends KeyedSealer {
+  sealText(purpose: PlatformSecretPurpose, owner: string, text: string): string {
+    return this.sealTextIn(platformContext(purpose, owner), text);
+  }
+
+  openText(purpose: PlatformSecretPurpose, owner: string, stored: string): string {
+    return this.openTextIn(platformContext(purpose, owner), stored);
   }
 }

@@ -1,7 +1,7 @@
 import { eq, ne } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { dataKeys, organisations } from "../../db/schema/index.ts";
-import { KEY_LIST_TTL_MS, KeyRing, unwrapDataKey, wrapDataKey } from "./key-ring.ts";
+import { dataKeys, organisations, platformKeys } from "../../db/schema/index.ts";
+import { KEY_LIST_TTL_MS, KeyRing, PLATFORM_KEYS, unwrapDataKey, wrapDataKey } from "./key-ring.ts";
 import type { MasterKeys } from "./master-key.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { resealAll, type ResealCounts } from "./reseal.ts";
@@ -11,7 +11,7 @@ import { resealAll, type ResealCounts } from "./reseal.ts";
  * running:
  * 1. every data key still wrapped by another master key (MASTER_KEY_PREVIOUS) is wrapped again
  *    by the current one, each in its own statement, so a server holding either key keeps working;
- * 2. every organisation gets a new data key that starts sealing a little later than every running
+ * 2. every organisation, and the platform (decision 062), gets a new data key that starts sealing a little later than every running
  *    instance will have reloaded its key list, so no instance meets a value sealed with a key it
  *    has not loaded. What older keys sealed stays readable with them;
  * 3. once the new keys seal, every value and file under an older key (or still in plain) is sealed
@@ -23,9 +23,14 @@ export const KEY_SWITCH_DELAY_MS = 2 * KEY_LIST_TTL_MS + 30_000;
 
 export interface RotationResult {
   rewrapped: number;
+  /** One per organisation, and the platform's. */
   newKeys: number;
   /** When the new keys start sealing. */
   activeFrom: Date;
+}
+
+function wrappedAgain(masters: MasterKeys, row: { id: string; organisationId: string; masterKeyId: string; wrappedKey: string }) {
+  return { masterKeyId: masters.current.id, wrappedKey: wrapDataKey(masters.current, unwrapDataKey(masters, row), row.organisationId) };
 }
 
 export async function rotateKeys(db: Database, masters: MasterKeys, options: { switchDelayMs?: number; now?: () => number } = {}): Promise<RotationResult> {
@@ -33,20 +38,23 @@ export async function rotateKeys(db: Database, masters: MasterKeys, options: { s
   // Refuses, with the usual one line, a database whose keys open with neither master key.
   await ring.verify();
   let rewrapped = 0;
-  const stale = await db.select().from(dataKeys).where(ne(dataKeys.masterKeyId, masters.current.id));
-  for (const row of stale) {
-    const key = unwrapDataKey(masters, row);
+  for (const row of await db.select().from(dataKeys).where(ne(dataKeys.masterKeyId, masters.current.id))) {
+    const updated = await db.update(dataKeys).set(wrappedAgain(masters, row)).where(eq(dataKeys.id, row.id)).returning({ id: dataKeys.id });
+    rewrapped += updated.length;
+  }
+  for (const row of await db.select().from(platformKeys).where(ne(platformKeys.masterKeyId, masters.current.id))) {
     const updated = await db
-      .update(dataKeys)
-      .set({ masterKeyId: masters.current.id, wrappedKey: wrapDataKey(masters.current, key, row.organisationId) })
-      .where(eq(dataKeys.id, row.id))
-      .returning({ id: dataKeys.id });
+      .update(platformKeys)
+      .set(wrappedAgain(masters, { ...row, organisationId: PLATFORM_KEYS }))
+      .where(eq(platformKeys.id, row.id))
+      .returning({ id: platformKeys.id });
     rewrapped += updated.length;
   }
   const activeFrom = new Date((options.now?.() ?? Date.now()) + (options.switchDelayMs ?? KEY_SWITCH_DELAY_MS));
   const organisationIds = await db.select({ id: organisations.id }).from(organisations);
   for (const { id } of organisationIds) await ring.createKey(db, id, activeFrom);
-  return { rewrapped, newKeys: organisationIds.length, activeFrom };
+  await ring.createKey(db, PLATFORM_KEYS, activeFrom);
+  return { rewrapped, newKeys: organisationIds.length + 1, activeFrom };
 }
 
 export interface RotationAndReseal extends RotationResult {

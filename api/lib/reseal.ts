@@ -1,11 +1,11 @@
-import { and, asc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Database } from "../../db/client.ts";
 import { inPlain } from "../../db/schema/columns.ts";
-import { blobs, reportConversationMessages, reportSubmissionAnswers, reportSubmissionAttachments, reportSubmissionNotes, reportSubmissions } from "../../db/schema/index.ts";
+import { blobs, proofOfWorkKeys, reportConversationMessages, reportSubmissionAnswers, reportSubmissionAttachments, reportSubmissionNotes, reportSubmissions, users } from "../../db/schema/index.ts";
 import { SEALED_BLOB_PURPOSES } from "../modules/files/sealed-files.ts";
 import { newBlobKey, type BlobStore } from "./blob-store.ts";
-import { isSealedFile, SEALED_TEXT_PREFIX, Sealer, type KeyRing, type SealPurpose } from "./key-ring.ts";
+import { isSealedFile, SEALED_TEXT_PREFIX, Sealer, type KeyRing, type PlatformSecretPurpose, type SealPurpose } from "./key-ring.ts";
 import { logError, logInfo } from "./log.ts";
 import { observeJob } from "./metrics.ts";
 import { sha256Hex } from "./tokens.ts";
@@ -29,6 +29,8 @@ export interface ResealCounts {
   notes: number;
   fileNames: number;
   files: number;
+  /** Authenticator keys and the proof-of-work secret, under the platform's keys (decision 062). */
+  platformSecrets: number;
   /** Values that did not open: each logged as the fault of the data it is; left as they are. */
   failed: number;
 }
@@ -61,21 +63,24 @@ function keyIdOfFile(bytes: Uint8Array): string {
 }
 
 /** Whether a value sealed with `keyId` (null: in plain) is to be sealed again. */
-function due(sealer: Sealer, keyId: string | null, mode: ResealMode): boolean {
+function due(sealer: { activeKeyId: string }, keyId: string | null, mode: ResealMode): boolean {
   return keyId === null || (mode === "rotation" && keyId !== sealer.activeKeyId);
 }
 
-/** A text sealed again with the active key, or null when it is to stay as it is. */
-function resealedText(walk: Walk, sealer: Sealer, purpose: SealPurpose, stored: string, where: Record<string, string>): string | null {
+/** A text sealed again (by `sealAgain`) with the active key, or null when it is to stay as it is. */
+function resealedWith(walk: Walk, sealer: { activeKeyId: string }, stored: string, sealAgain: (stored: string) => string, where: Record<string, string>): string | null {
   if (stored === "" || !due(sealer, Sealer.keyIdOfText(stored), walk.options.mode)) return null;
   try {
-    return sealer.sealText(purpose, sealer.openText(purpose, stored));
+    return sealAgain(stored);
   } catch (error) {
     walk.counts.failed += 1;
-    logError("A sealed value does not open; it was left as it is", error, { purpose, ...where });
+    logError("A sealed value does not open; it was left as it is", error, where);
     return null;
   }
 }
+
+const resealedText = (walk: Walk, sealer: Sealer, purpose: SealPurpose, stored: string, where: Record<string, string>) =>
+  resealedWith(walk, sealer, stored, (text) => sealer.sealText(purpose, sealer.openText(purpose, text)), { purpose, ...where });
 
 interface TextRow {
   id: string;
@@ -266,13 +271,66 @@ async function resealFiles(walk: Walk, store: BlobStore): Promise<void> {
   }
 }
 
+/**
+ * A column of platform secrets (decision 062), each bound to its row's id: the user an authenticator
+ * key belongs to, the proof-of-work secret's one row. Tables of staff and settings, small enough to
+ * read without an index of their plain rows.
+ */
+interface PlatformSecretColumn {
+  purpose: PlatformSecretPurpose;
+  table: PgTable;
+  id: PgColumn;
+  column: PgColumn;
+  field: string;
+}
+
+const PLATFORM_SECRET_COLUMNS: PlatformSecretColumn[] = [
+  { purpose: "twoFactorSecret", table: users, id: users.id, column: users.twoFactorSecret, field: "twoFactorSecret" },
+  { purpose: "proofOfWorkSecret", table: proofOfWorkKeys, id: proofOfWorkKeys.id, column: proofOfWorkKeys.secret, field: "secret" },
+];
+
+async function resealPlatformSecrets(walk: Walk, spec: PlatformSecretColumn): Promise<void> {
+  const limit = walk.options.batchSize ?? DEFAULT_BATCH;
+  let after: string | null = null;
+  while (!walk.options.shouldStop?.()) {
+    const rows: { id: string; stored: string }[] = await walk.db
+      .select({ id: sql<string>`${spec.id}::text`, stored: sql<string>`${spec.column}` })
+      .from(spec.table)
+      .where(and(isNotNull(spec.column), walk.options.mode === "legacy" ? plainText(spec.column) : undefined, afterId(spec.id, after)))
+      .orderBy(asc(spec.id))
+      .limit(limit);
+    if (rows.length === 0) return;
+    after = rows.at(-1)!.id;
+    const sealer = await walk.keyRing.platformSealer(walk.db);
+    const changes = rows.flatMap((row) => {
+      const sealAgain = (text: string) => sealer.sealText(spec.purpose, row.id, sealer.openText(spec.purpose, row.id, text));
+      const resealed = resealedWith(walk, sealer, row.stored, sealAgain, { purpose: spec.purpose, id: row.id });
+      return resealed === null ? [] : [{ id: row.id, before: row.stored, after: resealed }];
+    });
+    if (changes.length === 0) continue;
+    walk.counts.platformSecrets += await walk.db.transaction(async (tx) => {
+      let n = 0;
+      for (const change of changes) {
+        const updated = await tx
+          .update(spec.table)
+          .set({ [spec.field]: change.after } as never)
+          .where(and(eq(spec.id, change.id), eq(spec.column, change.before)))
+          .returning({ id: spec.id });
+        n += updated.length;
+      }
+      return n;
+    });
+  }
+}
+
 /** Walks every sealed column and file once; see the top of this file. */
 export async function resealAll(db: Database, keyRing: KeyRing, store: BlobStore, options: ResealOptions): Promise<ResealCounts> {
-  const walk: Walk = { db, keyRing, options, counts: { answers: 0, messages: 0, notes: 0, fileNames: 0, files: 0, failed: 0 } };
+  const walk: Walk = { db, keyRing, options, counts: { answers: 0, messages: 0, notes: 0, fileNames: 0, files: 0, platformSecrets: 0, failed: 0 } };
   // Files before names: the legacy sweep finds files in plain by their names in plain.
   await resealFiles(walk, store);
   await resealAnswers(walk);
   for (const column of TEXT_COLUMNS) await resealTextColumn(walk, column);
+  for (const column of PLATFORM_SECRET_COLUMNS) await resealPlatformSecrets(walk, column);
   return walk.counts;
 }
 

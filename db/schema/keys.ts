@@ -27,3 +27,21 @@ export const dataKeys = snakeCase.table(
   },
   (t) => [index().on(t.organisationId, t.activeFrom)],
 );
+
+/**
+ * The platform's own data keys (docs/decisions/062-sealed-account-secrets.md): they seal secrets that
+ * belong to no organisation, such as staff accounts' authenticator keys (a super admin has no
+ * organisation) and the server secret of proof of work. Wrapped by the master key, rotated and
+ * kept exactly as an organisation's keys are.
+ */
+export const platformKeys = snakeCase.table(
+  "platform_keys",
+  {
+    id: id(),
+    masterKeyId: text().notNull(),
+    wrappedKey: text().notNull(),
+    createdAt: createdAt(),
+    activeFrom: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.activeFrom)],
+);

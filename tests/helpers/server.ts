@@ -72,6 +72,17 @@ export async function startTestServer(options: { env?: Record<string, string>; s
 }
 
 /**
+ * The next start over a server's database and `dataDir` (the DATA_DIR it was started with), as after
+ * an upgrade. On PGlite one process owns the directory, so the first server stops first; on Postgres
+ * it keeps running beside the new one.
+ */
+export async function nextStart(first: TestServer, dataDir: string): Promise<TestServer> {
+  if (usingPostgres()) return startTestServer({ databaseUrl: first.databaseUrl!, env: { DATA_DIR: dataDir } });
+  await first.stop();
+  return startTestServer({ embeddedOnDisk: true, env: { DATA_DIR: dataDir } });
+}
+
+/**
  * Two instances on one seeded demo database, for promises that must hold across instances (a change
  * on one seen at once on the other). Two need Postgres; on PGlite both names are the same instance.
  */

@@ -3,6 +3,8 @@ import type { Database } from "../../db/client.ts";
 import { sessions, users } from "../../db/schema/index.ts";
 import type { TestServer } from "./server.ts";
 import { newRecoveryCode, newTotpSecret, passcodeAt, recoveryCodeHash, totpStep } from "../../api/modules/auth/two-factor/codes.ts";
+import { sealTwoFactorSecret } from "../../api/modules/auth/two-factor/sealed-secret.ts";
+import { KeyRing } from "../../api/lib/key-ring.ts";
 
 /**
  * Passcodes as an authenticator app would show them. A passcode is accepted once, so a test that
@@ -28,7 +30,8 @@ export function authenticator(secret: string) {
  * sessions as having given the passcode, for tests about what 2FA unlocks (guest access) rather than
  * about 2FA itself. Setting only `two_factor_authentication_activated` is not enough: such an
  * account owes setup, and its sessions reach nothing until it is done (decision 030). Call it after
- * signing the user in: a session opened afterwards owes its passcode, as it should.
+ * signing the user in: a session opened afterwards owes its passcode, as it should. The key is
+ * stored sealed, as setup stores it (decision 062).
  */
 export async function giveTwoFactor(db: Database, userId: string): Promise<{ secret: string; recoveryCode: string }> {
   const secret = newTotpSecret();
@@ -36,7 +39,12 @@ export async function giveTwoFactor(db: Database, userId: string): Promise<{ sec
   const recoveryCode = newRecoveryCode();
   await db
     .update(users)
-    .set({ twoFactorAuthenticationActivated: true, twoFactorAuthenticationIsSet: true, twoFactorSecret: secret, recoveryCodeHash: recoveryCodeHash(recoveryCode) })
+    .set({
+      twoFactorAuthenticationActivated: true,
+      twoFactorAuthenticationIsSet: true,
+      twoFactorSecret: await sealTwoFactorSecret(KeyRing.of(db), db, userId, secret),
+      recoveryCodeHash: recoveryCodeHash(recoveryCode),
+    })
     .where(eq(users.id, userId));
   await db.update(sessions).set({ twoFactorPassed: true }).where(eq(sessions.userId, userId));
   return { secret, recoveryCode };

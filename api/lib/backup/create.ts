@@ -46,9 +46,12 @@ export async function writeBackup(handle: DatabaseHandle, blobs: BlobStore, writ
       if (!migration) throw new Error("The database has no migrations applied: there is nothing to back up");
       manifest.migration = migration;
       const tables = await schemaTables(tx);
-      // Databases from before encryption at rest (decision 049) have no data keys, and need no master key.
-      if (tables.includes("data_keys")) {
-        manifest.masterKeyIds = resultRows<{ id: string }>(await tx.execute(sql`select distinct master_key_id as id from data_keys order by 1`)).map((row) => row.id);
+      // Databases from before encryption at rest (decision 049) have no data keys, and need no master key;
+      // the platform's keys (decision 062) are wrapped by it too.
+      const keyTables = ["data_keys", "platform_keys"].filter((table) => tables.includes(table));
+      if (keyTables.length > 0) {
+        const ids = keyTables.map((table) => `select master_key_id as id from ${table}`).join(" union ");
+        manifest.masterKeyIds = resultRows<{ id: string }>(await tx.execute(sql.raw(`select distinct id from (${ids}) as k order by 1`))).map((row) => row.id);
       }
       for (const table of tables) {
         let rows = 0;

@@ -2,15 +2,25 @@ import { createHmac, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { proofOfWorkKeys } from "../../../db/schema/index.ts";
+import { KeyRing } from "../../lib/key-ring.ts";
 
 const KEY_ROW = 1;
 const secrets = new WeakMap<Database, Promise<string>>();
 
+/**
+ * Stored sealed with the platform's key (docs/decisions/062-sealed-account-secrets.md): with it, a
+ * dump would let anyone forge challenges and test guessed emails against the failure counts' keys.
+ */
 async function loadSecret(db: Database): Promise<string> {
+  const sealer = await KeyRing.of(db).platformSealer(db);
+  const owner = String(KEY_ROW);
   // The first instance to ask writes the secret; a concurrent one's insert does nothing and both read the winner.
-  await db.insert(proofOfWorkKeys).values({ id: KEY_ROW, secret: randomBytes(32).toString("base64url") }).onConflictDoNothing();
+  await db
+    .insert(proofOfWorkKeys)
+    .values({ id: KEY_ROW, secret: sealer.sealText("proofOfWorkSecret", owner, randomBytes(32).toString("base64url")) })
+    .onConflictDoNothing();
   const [row] = await db.select({ secret: proofOfWorkKeys.secret }).from(proofOfWorkKeys).where(eq(proofOfWorkKeys.id, KEY_ROW));
-  return row!.secret;
+  return sealer.openText("proofOfWorkSecret", owner, row!.secret);
 }
 
 /** The secret every instance on this database shares; read once per process. */

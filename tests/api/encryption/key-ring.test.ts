@@ -4,7 +4,7 @@ import { KeyRing, Sealer, SEALED_TEXT_PREFIX } from "../../../api/lib/key-ring.t
 import { masterKeyId, MasterKeyError, type MasterKeys } from "../../../api/lib/master-key.ts";
 import { rotateKeys } from "../../../api/lib/key-rotation.ts";
 import { UnsealError } from "../../../api/lib/sealing.ts";
-import { dataKeys, organisations } from "../../../db/schema/index.ts";
+import { dataKeys, organisations, platformKeys } from "../../../db/schema/index.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { TEST_MASTER_KEY } from "../../helpers/master-key.ts";
 
@@ -98,6 +98,33 @@ describe("sealing an organisation's values", () => {
   });
 });
 
+describe("sealing the platform's secrets (decision 062)", () => {
+  test("a secret opens only for its own owner and purpose, never with an organisation's key", async () => {
+    const ring = server.lantern.services.keyRing;
+    const platform = await ring.platformSealer(server.db);
+    const owner = crypto.randomUUID();
+    const sealed = platform.sealText("twoFactorSecret", owner, "JBSWY3DPEHPK3PXP");
+    expect(sealed.startsWith(SEALED_TEXT_PREFIX)).toBe(true);
+    expect(sealed).not.toContain("JBSWY3DPEHPK3PXP");
+    expect(platform.openText("twoFactorSecret", owner, sealed)).toBe("JBSWY3DPEHPK3PXP");
+    expect(() => platform.openText("twoFactorSecret", crypto.randomUUID(), sealed)).toThrow(UnsealError);
+    expect(() => platform.openText("proofOfWorkSecret", owner, sealed)).toThrow(UnsealError);
+    const organisation = await ring.sealer(server.db, orgA);
+    expect(() => organisation.openText("answer", sealed)).toThrow(UnsealError);
+    // A value from before sealing reads as it is.
+    expect(platform.openText("twoFactorSecret", owner, "JBSWY3DPEHPK3PXP")).toBe("JBSWY3DPEHPK3PXP");
+  });
+
+  test("the platform's key is stored only wrapped by the master key, apart from the organisations' keys", async () => {
+    const platform = await server.lantern.services.keyRing.platformSealer(server.db);
+    const [row] = await server.db.select().from(platformKeys).where(eq(platformKeys.id, platform.activeKeyId));
+    expect(row!.masterKeyId).toBe(masterKeyId(testMaster));
+    expect(await server.db.select().from(dataKeys).where(eq(dataKeys.id, platform.activeKeyId))).toEqual([]);
+    await new KeyRing(masters(testMaster), server.db).verify();
+    await expect(new KeyRing(masters(key(9)), server.db).verify()).rejects.toBeInstanceOf(MasterKeyError);
+  });
+});
+
 describe("an organisation's first key", () => {
   test("many requests sealing an organisation's first values at once share one key", async () => {
     const org = await newOrganisation("Crowded");
@@ -157,6 +184,10 @@ describe("rotate-keys", () => {
     expect(result.newKeys).toBeGreaterThan(1);
     const rows = await server.db.select().from(dataKeys);
     expect(new Set(rows.map((row) => row.masterKeyId))).toEqual(new Set([masterKeyId(next)]));
+    // The platform's keys are rewrapped too, and it has a new one beside the organisations'.
+    const platformRows = await server.db.select().from(platformKeys);
+    expect(new Set(platformRows.map((row) => row.masterKeyId))).toEqual(new Set([masterKeyId(next)]));
+    expect(platformRows.filter((row) => row.activeFrom.getTime() === result.activeFrom.getTime())).toHaveLength(1);
 
     // Only the new master key is needed now; the old alone no longer opens the database.
     const after = new KeyRing(masters(next), server.db, { now: () => clock, listTtlMs: 1_000 });

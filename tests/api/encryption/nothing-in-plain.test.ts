@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { expectStaffReadJourney, MESSAGES, ok, reportJourney, type Journey } from "../../helpers/sealed-journey.ts";
+import { everyTable, filesHolding, filesUnder, tablesHolding } from "../../helpers/plain-search.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { usingPostgres } from "../../setup/template.ts";
 
@@ -24,11 +24,6 @@ const REPORTER_VIEW = `{ reporterSubmission { attachments { fileName fileURL } }
 let server: TestServer;
 let journey: Journey;
 
-async function rows<T>(query: SQL): Promise<T[]> {
-  const result = (await server.db.execute(query)) as unknown;
-  return Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows;
-}
-
 beforeAll(async () => {
   server = await startTestServer({ embeddedOnDisk: true });
   await seedDemo(server.db);
@@ -39,32 +34,17 @@ afterAll(() => server.stop());
 
 describe("at rest, nothing holds the canary in plain", () => {
   test("no row of any table holds it, whatever the column", async () => {
-    const tables = await rows<{ schema: string; name: string }>(
-      sql`select table_schema as schema, table_name as name from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema') order by 1, 2`,
-    );
-    expect(tables.map((table) => table.name)).toContain("report_submission_attachments");
-    const holding = async (needle: string) => {
-      const found: string[] = [];
-      for (const table of tables) {
-        const [row] = await rows<{ n: number }>(sql`select count(*)::int as n from ${sql.identifier(table.schema)}.${sql.identifier(table.name)} as t where t::text ilike ${`%${needle}%`}`);
-        if (row!.n > 0) found.push(table.name);
-      }
-      return found;
-    };
-    expect(await holding(CONTROL)).toContain("report_submissions");
-    expect(await holding(CANARY)).toEqual([]);
+    expect((await everyTable(server.db)).map((table) => table.name)).toContain("report_submission_attachments");
+    expect(await tablesHolding(server.db, CONTROL)).toContain("report_submissions");
+    expect(await tablesHolding(server.db, CANARY)).toEqual([]);
   });
 
   test("no file under the data directory holds it: database files, blobs, mail outbox", async () => {
     if (!usingPostgres()) await server.db.execute(sql`checkpoint`);
-    const files = readdirSync(server.dataDir, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => join(entry.parentPath, entry.name));
-    const holding = (needle: string) => files.filter((file) => readFileSync(file).includes(Buffer.from(needle)));
-    expect(files.some((file) => file.includes(`${join(server.dataDir, "blobs")}`))).toBe(true);
+    expect(filesUnder(server.dataDir).some((file) => file.includes(`${join(server.dataDir, "blobs")}`))).toBe(true);
     // On PGlite the database's own files are here, and the plain control value is found in them.
-    if (!usingPostgres()) expect(holding(CONTROL).length).toBeGreaterThan(0);
-    expect(holding(CANARY).map((file) => file.slice(server.dataDir.length))).toEqual([]);
+    if (!usingPostgres()) expect(filesHolding(server.dataDir, CONTROL).length).toBeGreaterThan(0);
+    expect(filesHolding(server.dataDir, CANARY).map((file) => file.slice(server.dataDir.length))).toEqual([]);
   });
 });
 

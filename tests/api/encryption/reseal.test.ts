@@ -10,9 +10,8 @@ import { blobs, dataKeys, reportConversationMessages, reportSubmissionAnswers, r
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { expectStaffReadJourney, reportJourney, type Journey } from "../../helpers/sealed-journey.ts";
 import { openedFile, openedText } from "../../helpers/opened-files.ts";
-import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { nextStart, startTestServer, type TestServer } from "../../helpers/server.ts";
 import { clientWithCookie } from "../../helpers/session.ts";
-import { usingPostgres } from "../../setup/template.ts";
 
 /**
  * Resealing (api/lib/reseal.ts): a database from before encryption is sealed by the start's sweep;
@@ -78,11 +77,7 @@ describe("a database from before encryption", () => {
     expect(plain.bytes.filter(isSealedFile)).toHaveLength(0);
     await expectStaffReadJourney(journey);
 
-    if (usingPostgres()) second = await startTestServer({ databaseUrl: first.databaseUrl!, env: { DATA_DIR: dataDir } });
-    else {
-      await first.stop();
-      second = await startTestServer({ embeddedOnDisk: true, env: { DATA_DIR: dataDir } });
-    }
+    second = await nextStart(first, dataDir);
     const counts = await second.lantern.legacySealing;
     // At least the journey's: two messages, a note, the attachment's name in its two rows and the image's, two files.
     expect(counts?.failed).toBe(0);

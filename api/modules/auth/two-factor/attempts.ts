@@ -3,11 +3,13 @@ import type { Database } from "../../../../db/client.ts";
 import { sessions, users } from "../../../../db/schema/index.ts";
 import type { Ctx, SignedInActor, TwoFactorPendingActor } from "../../../context.ts";
 import { changeEverywhere } from "../../../lib/invalidation.ts";
+import { KeyRing } from "../../../lib/key-ring.ts";
 import { UserError } from "../../../lib/errors.ts";
 import { logError } from "../../../lib/log.ts";
 import { recordFailure } from "../../abuse/failures.ts";
 import { subjectKey } from "../../abuse/secret.ts";
 import { userDisconnectTopic, type UserDisconnectEvent } from "../events.ts";
+import { openTwoFactorSecret } from "./sealed-secret.ts";
 
 /**
  * What the two-factor calls share: who may make them, and what a wrong code costs.
@@ -74,8 +76,12 @@ export async function announceEnded(ctx: Ctx, userId: string, tokenHashes: strin
   }
 }
 
-/** The account's two-factor columns, read for a check. */
-export async function twoFactorState(db: Database, userId: string) {
+/**
+ * The account's two-factor columns, read for a check: `secret` is the authenticator's key, opened
+ * (null when there is none, or it does not open); `storedSecret` is the column as stored, for a
+ * statement that must change the row only while the key is still the one checked.
+ */
+export async function twoFactorState(db: Database, userId: string, keyRing: KeyRing = KeyRing.of(db)) {
   const [row] = await db
     .select({
       secret: users.twoFactorSecret,
@@ -89,5 +95,5 @@ export async function twoFactorState(db: Database, userId: string) {
     .where(eq(users.id, userId))
     .limit(1);
   if (!row) throw new UserError("UNAUTHENTICATED", SIGN_IN_REQUIRED);
-  return row;
+  return { ...row, storedSecret: row.secret, secret: await openTwoFactorSecret(keyRing, db, userId, row.secret) };
 }

@@ -27,7 +27,7 @@ export const SETUP_NOT_STARTED = "Two-Factor Authentication has not been set up 
 export async function verifyPasscode(ctx: Ctx, rawInput: unknown, now = new Date()): Promise<string> {
   const actor = requirePending(ctx);
   const { passcode } = parseWith(PasscodeInput, rawInput);
-  const account = await twoFactorState(ctx.db, actor.userId);
+  const account = await twoFactorState(ctx.db, actor.userId, ctx.services.keyRing);
   if (!account.secret) throw badInput(SETUP_NOT_STARTED);
   const step = matchingStep(account.secret, passcode, now, account.lastStep);
   if (step === null) return wrongCode(ctx, actor, WRONG_PASSCODE, now);
@@ -36,7 +36,7 @@ export async function verifyPasscode(ctx: Ctx, rawInput: unknown, now = new Date
     const claimed = await tx
       .update(users)
       .set({ twoFactorLastStep: step, twoFactorAuthenticationIsSet: true })
-      .where(and(eq(users.id, actor.userId), eq(users.twoFactorSecret, account.secret!), or(isNull(users.twoFactorLastStep), lt(users.twoFactorLastStep, step))))
+      .where(and(eq(users.id, actor.userId), eq(users.twoFactorSecret, account.storedSecret!), or(isNull(users.twoFactorLastStep), lt(users.twoFactorLastStep, step))))
       .returning({ id: users.id });
     if (claimed.length === 0) return false;
     await tx.update(sessions).set({ twoFactorPassed: true, twoFactorFailures: 0 }).where(eq(sessions.tokenHash, actor.sessionTokenHash));

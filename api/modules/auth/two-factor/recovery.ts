@@ -45,7 +45,7 @@ export async function issueRecoveryCode(ctx: Ctx): Promise<string[]> {
 export async function recoverTwoFactor(ctx: Ctx, rawInput: unknown, now = new Date()): Promise<true> {
   const actor = requirePending(ctx);
   const { recoveryCode } = parseWith(RecoverInput, rawInput);
-  const account = await twoFactorState(ctx.db, actor.userId);
+  const account = await twoFactorState(ctx.db, actor.userId, ctx.services.keyRing);
   const given = recoveryCodeHash(recoveryCode);
   if (!account.isSet || !account.recoveryCodeHash || !constantTimeEqual(given, account.recoveryCodeHash)) {
     return wrongCode(ctx, actor, WRONG_RECOVERY_CODE, now);

@@ -6,6 +6,7 @@ import { UserError } from "../../../lib/errors.ts";
 import { recordActivity } from "../../audit/service.ts";
 import { newTotpSecret, totpKeyUri } from "./codes.ts";
 import { requirePending, twoFactorState } from "./attempts.ts";
+import { openTwoFactorSecret, sealTwoFactorSecret } from "./sealed-secret.ts";
 
 export const ALREADY_SET_UP = "Two-Factor Authentication is already set up. Please enter the passcode from your authenticator app.";
 
@@ -19,7 +20,8 @@ export interface TwoFactorSecret {
  * twoFactorAuthenticationSecret: the key to scan, for a session whose account has 2FA turned on but
  * no confirmed authenticator. An unconfirmed key is kept, so reloading the setup screen shows the
  * one already scanned; it counts for nothing until a passcode from it is verified. The key is
- * stored as it is: TOTP needs it to compute passcodes, so it cannot be hashed.
+ * stored sealed (sealed-secret.ts): TOTP needs it to compute passcodes, so it cannot be hashed.
+ * An unconfirmed key that does not open is replaced, as if there were none.
  */
 export async function twoFactorSecret(ctx: Ctx): Promise<TwoFactorSecret> {
   const actor = requirePending(ctx);
@@ -32,10 +34,11 @@ export async function twoFactorSecret(ctx: Ctx): Promise<TwoFactorSecret> {
       .for("update")
       .limit(1);
     if (!row || row.isSet) throw new UserError("CONFLICT", ALREADY_SET_UP);
-    let secret = row.secret;
+    let secret = await openTwoFactorSecret(ctx.services.keyRing, tx, actor.userId, row.secret);
     if (!secret) {
       secret = newTotpSecret();
-      await tx.update(users).set({ twoFactorSecret: secret, twoFactorLastStep: null }).where(eq(users.id, actor.userId));
+      const sealed = await sealTwoFactorSecret(ctx.services.keyRing, tx, actor.userId, secret);
+      await tx.update(users).set({ twoFactorSecret: sealed, twoFactorLastStep: null }).where(eq(users.id, actor.userId));
     }
     return { secret, qrCodeString: totpKeyUri(secret, actor.email) };
   });
@@ -49,7 +52,7 @@ export async function twoFactorSecret(ctx: Ctx): Promise<TwoFactorSecret> {
 export async function undoTwoFactorSetup(ctx: Ctx): Promise<true> {
   const actor = requirePending(ctx);
   if (actor.twoFactorSet) throw new UserError("CONFLICT", ALREADY_SET_UP);
-  const account = await twoFactorState(ctx.db, actor.userId);
+  const account = await twoFactorState(ctx.db, actor.userId, ctx.services.keyRing);
   await changeEverywhere(ctx.db, ctx.services.invalidator, { userIds: [actor.userId] }, async (tx) => {
     const undone = await tx
       .update(users)
