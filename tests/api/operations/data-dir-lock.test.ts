@@ -74,8 +74,8 @@ describe("the embedded directory's lock", () => {
     await holder.child.exited;
     const handle = await openDatabase({ kind: "pglite", dataDir: join(dataDir, "pglite") }, { preparedCluster: null });
     try {
-      const rows = await handle.db.execute(sql`select pid from held`);
-      expect(rows.rows.map((row) => Number((row as { pid: number }).pid))).toEqual([holder.child.pid]);
+      const result = (await handle.db.execute(sql`select pid from held`)) as unknown as { rows: { pid: number }[] };
+      expect(result.rows.map((row) => Number(row.pid))).toEqual([holder.child.pid]);
     } finally {
       await handle.close();
     }
