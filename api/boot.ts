@@ -110,6 +110,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
     translator: config.translation ? createTranslator(config.translation, database.db) : null,
     keyRing,
   };
+  await services.blobs.prepare();
   const stopNotifier = startNotifier(services);
   const stopReminders = startStaleReminders(services);
   const stopLegalReminders = startLegalClockReminders(services);

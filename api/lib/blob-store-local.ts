@@ -31,6 +31,8 @@ export function createLocalBlobStore(config: { directory: string }): BlobStore {
 
   return {
     kind: "local",
+    // Directories are made as files are written.
+    async prepare() {},
 
     // The content type is not kept: the database row that names the blob records it.
     async put(key, data) {

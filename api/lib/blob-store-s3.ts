@@ -1,7 +1,8 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { S3ClientConfig } from "@aws-sdk/client-s3";
 import type { BlobStoreConfig } from "../config.ts";
 import type { BlobStore } from "./blob-store.ts";
+import { logError, logInfo } from "./log.ts";
 
 /**
  * Blobs as objects in one S3 (or S3-compatible) bucket, so any number of instances share them.
@@ -58,6 +59,26 @@ export function createS3BlobStore(config: S3Config): BlobStore {
     async delete(key) {
       // S3 answers 204 for a key that is already gone, so no special case is needed.
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+
+    async prepare() {
+      try {
+        await client.send(new HeadBucketCommand({ Bucket }));
+        return;
+      } catch {
+        // A missing bucket's HEAD is a bodiless 404 on S3 and a 403 on some S3-protocol servers: creating it tells.
+      }
+      try {
+        // Outside us-east-1, S3 wants the region named again; S3-protocol stores ignore it.
+        const location = config.region && config.region !== "us-east-1" ? { CreateBucketConfiguration: { LocationConstraint: config.region as never } } : {};
+        await client.send(new CreateBucketCommand({ Bucket, ...location }));
+        logInfo("Created the S3 bucket, which did not exist", { bucket: Bucket });
+      } catch (error) {
+        // Another instance starting at the same moment may have created it first.
+        const name = error instanceof Error ? error.name : undefined;
+        if (name === "BucketAlreadyOwnedByYou") return;
+        logError("The S3 bucket does not exist and could not be created: create it, or give these credentials the right to", error, { bucket: Bucket });
+      }
     },
 
     async exists(key) {

@@ -16,6 +16,12 @@ export interface BlobStore {
   /** Deleting a missing key is not an error: deletes are retried and must be idempotent. */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /**
+   * Makes the store able to take files before the first one comes: S3 creates a missing bucket when
+   * its credentials may (a fresh `docker compose up` has none). Never throws: a store it cannot
+   * prepare is logged in one line, and uploads then fail as they would have.
+   */
+  prepare(): Promise<void>;
 }
 
 const SEGMENT = "[a-z0-9_-]+";
@@ -72,6 +78,7 @@ function withKeyCheck(store: BlobStore): BlobStore {
       assertValidBlobKey(key);
       return store.exists(key);
     },
+    prepare: () => store.prepare(),
   };
 }
 
@@ -87,5 +94,6 @@ export function createBlobStore(config: BlobStoreConfig): BlobStore {
     stream: async (key) => (await s3()).stream(key),
     delete: async (key) => (await s3()).delete(key),
     exists: async (key) => (await s3()).exists(key),
+    prepare: async () => (await s3()).prepare(),
   });
 }

@@ -208,3 +208,26 @@ describe("S3 blob store objects", () => {
     await expect(store.put(newBlobKey("attachments"), new Uint8Array([1]), "text/plain")).rejects.toThrow();
   });
 });
+
+describe("a missing bucket at start", () => {
+  test("is created by prepare (as a fresh `docker compose up` needs), and files go in; preparing again changes nothing", async () => {
+    const lenient = await startS3Server("another-bucket", { lenientSignatures: true });
+    try {
+      const store = createBlobStore(parseConfig({ ...s3Env(), S3_ENDPOINT: lenient.endpoint, S3_BUCKET: "fresh-bucket" }).blobs);
+      await expect(store.put(newBlobKey("attachments"), new Uint8Array([1]), "text/plain")).rejects.toThrow();
+      await store.prepare();
+      const key = newBlobKey("attachments");
+      await store.put(key, new Uint8Array([7]), "text/plain");
+      await store.prepare();
+      expect(await store.get(key)).toEqual(new Uint8Array([7]));
+    } finally {
+      await lenient.stop();
+    }
+  });
+
+  test("credentials that may not create it leave a clear log line and no exception", async () => {
+    const store = createBlobStore(parseConfig({ ...s3Env(), S3_BUCKET: "refused-bucket", S3_SECRET_ACCESS_KEY: "wrong-secret" }).blobs);
+    await store.prepare();
+    await expect(store.put(newBlobKey("attachments"), new Uint8Array([1]), "text/plain")).rejects.toThrow();
+  });
+});
