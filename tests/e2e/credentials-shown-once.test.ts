@@ -82,6 +82,8 @@ describe("a new report's credentials", () => {
     expect(readFileSync((await download.path())!, "utf8")).toBe(`Report ID: ${reportID}\nPassword: ${password}\n`);
     const fileAddress = download.url();
     expect(fileAddress).toStartWith("blob:");
+    // Saving the file is no leaving: the details stay on screen.
+    expect(await page.locator(".credentials__value").allTextContents()).toEqual([reportID, password]);
 
     // On to following up, as the page offers; then Back.
     await page.getByRole("link", { name: "Follow up Report" }).click();
