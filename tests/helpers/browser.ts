@@ -6,11 +6,16 @@ import { chromium, type Browser, type Page } from "playwright-core";
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const ARTIFACTS_DIR = join(import.meta.dir, "..", "artifacts");
 
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * `backForwardCache`: keep the browser's back/forward cache on, as a person's browser has it (the
+ * driver turns it off by default, so that Back always loads a page afresh).
+ */
+export async function launchBrowser(options: { backForwardCache?: boolean } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium package (see .ci/run).`);
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
+    ...(options.backForwardCache ? { ignoreDefaultArgs: ["--disable-back-forward-cache"] } : {}),
     // Without these Chromium phones home at start, which this sandboxed machine refuses noisily.
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
   });

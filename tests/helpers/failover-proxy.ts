@@ -32,7 +32,12 @@ const TRIES = 50;
 /** After a refusal an instance is left out this long, as a balancer's passive health check does. */
 const LEFT_OUT_MS = 2_000;
 
-export function failoverProxy(upstreamPorts: number[]): FailoverProxy {
+export interface FailoverProxyOptions {
+  /** Changes each answer's headers on the way to the client (to stand for a browser that treats them otherwise). */
+  rewriteHeaders?: (headers: Headers) => void;
+}
+
+export function failoverProxy(upstreamPorts: number[], options: FailoverProxyOptions = {}): FailoverProxy {
   let next = 0;
   let dropped = 0;
   const leftOutUntil = new Map<number, number>();
@@ -64,6 +69,9 @@ export function failoverProxy(upstreamPorts: number[]): FailoverProxy {
         }
         const out = new Headers(response.headers);
         for (const name of HOP_HEADERS) out.delete(name);
+        // fetch has already decompressed the body it hands on.
+        out.delete("content-encoding");
+        options.rewriteHeaders?.(out);
         return new Response(await response.arrayBuffer(), { status: response.status, headers: out });
       } catch (error) {
         if (REFUSED.has((error as { code?: string }).code ?? "")) {

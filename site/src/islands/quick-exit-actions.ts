@@ -9,7 +9,7 @@ import { postJsonKeepalive } from '../lib/http';
 const EXIT_URL = 'https://duckduckgo.com/';
 const REPORT_FINISH_URL = '/api/auth/report_finish';
 
-/** The finish page keeps a new report's credentials for this tab only; leaving drops them too. */
+/** What this tab kept on this origin (the language chosen): Quick Exit and Leave take it too. Credentials are never stored (decision 066). */
 export function clearTabStorage(): void {
   try {
     window.sessionStorage.clear();

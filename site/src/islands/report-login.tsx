@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { reportDashboardUrl } from '../lib/hosts';
 import { FALLBACK_ERROR_MESSAGE, postJson } from '../lib/http';
 import { QuickExit } from './quick-exit';
+import { usePageHide } from './use-page-hide';
 import { LanguageSelect } from './language-menu';
 import { usePageLanguage } from './use-page-language';
 import { readPlaceholderSetup } from '../lib/reporter-language';
@@ -44,6 +45,14 @@ export function ReportLogin() {
     if (typed('password')) setPassword(typed('password'));
     setHydrated(true);
   }, []);
+  // What was typed goes with the page: Back after logging in must not show it again (decision 066).
+  usePageHide(() => {
+    setReportID('');
+    setPassword('');
+    setFieldErrors({});
+    setError(undefined);
+    setSubmitting(false);
+  });
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

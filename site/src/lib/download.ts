@@ -13,8 +13,15 @@ export function saveBlob(blob: Blob, fileName: string): void {
   document.body.append(link);
   link.click();
   link.remove();
-  // Revoking at once can cancel the download in some browsers.
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  // Revoking at once can cancel the download in some browsers. Leaving the page revokes it too: a
+  // page kept in the back/forward cache would otherwise keep the address, listed among the
+  // browser's downloads, able to open the file (the reporter's credentials) again.
+  const revoke = () => {
+    URL.revokeObjectURL(url);
+    window.removeEventListener('pagehide', revoke);
+  };
+  window.addEventListener('pagehide', revoke);
+  window.setTimeout(revoke, 10_000);
 }
 
 /**

@@ -45,6 +45,9 @@ export function openEnquiryDialog(host: Element, { organisationID, title, welcom
   // Focus starts in the message field, not on the dialog's first button (Quick Exit).
   const close = openModal(host, dialog, message);
   cancel.addEventListener('click', close);
+  // Leaving the page closes the dialog, so Back cannot bring back the new enquiry's report ID and
+  // password, nor a message being written (decision 066). Closing twice does nothing.
+  window.addEventListener('pagehide', close, { once: true });
 
   const fieldError = h('p', { class: 'field__error', id: 'enquiry-message-error' }, 'Required');
   const showFieldError = (shown: boolean) => {

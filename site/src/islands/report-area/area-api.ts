@@ -57,7 +57,9 @@ const CHANGE_PASSWORD_MUTATION = `mutation UserReportSubmissionChangePassword($o
 export function leaveIfSignedOut(message: string): boolean {
   if (message !== CREDENTIALS_PROBLEM && message !== LOGIN_REQUIRED) return false;
   disposeLive();
-  window.location.assign(LOGIN_PATH);
+  // replace(): an area without its session has nothing to come back to, and Back from the login
+  // must not land on it again only to be sent forward (a restored page reloads to here).
+  window.location.replace(LOGIN_PATH);
   return true;
 }
 

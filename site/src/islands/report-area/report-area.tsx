@@ -4,6 +4,7 @@ import { disposeLive } from '../../lib/live';
 import { useDocumentTitle } from '../page-focus';
 import { pageTitle } from '../page-title';
 import { QuickExit } from '../quick-exit';
+import { usePageHide } from '../use-page-hide';
 import { LanguageSelect } from '../language-menu';
 import { useAreaLanguage } from './area-language';
 import { AreaTabs, PANEL_ID, tabId, type Tab, type TabKey } from './area-tabs';
@@ -50,7 +51,7 @@ export function ReportArea() {
         return;
       }
       const { submission } = result;
-      if (!submission) return window.location.assign(LOGIN_PATH);
+      if (!submission) return window.location.replace(LOGIN_PATH);
       // An unfinished report goes back to its form, which picks the draft up again.
       if (!submission.completed) return window.location.assign(`/report/${encodeURIComponent(submission.formID)}`);
       setState({ kind: 'ready', submission });
@@ -59,13 +60,18 @@ export function ReportArea() {
 
   const formID = state.kind === 'ready' ? state.submission.formID : undefined;
 
-  // The spec logs the reporter out when the page unloads; tabs never unload it.
-  useEffect(() => {
-    if (!formID) return;
-    const onPageHide = () => finishOnUnload(formID);
-    window.addEventListener('pagehide', onPageHide);
-    return () => window.removeEventListener('pagehide', onPageHide);
-  }, [formID]);
+  // The spec logs the reporter out when the page unloads; tabs never unload it. The report ID and any
+  // password being typed go with the page, and a page the back/forward cache restores has lost its
+  // session: it loads afresh, which sends it to the login (decision 066).
+  usePageHide(
+    formID
+      ? () => {
+          finishOnUnload(formID);
+          setState({ kind: 'loading' });
+        }
+      : undefined,
+    { reloadWhenRestored: true },
+  );
 
   // Quick exit (its button or Escape) ends the session; the live socket must be gone first so no
   // reconnect runs against it.

@@ -2,7 +2,6 @@ import type { Dispatch, MutableRefObject, SetStateAction } from 'react';
 import { checkPageAnswers, type FormPage } from '../../../../api/shared/form-definition';
 import { FALLBACK_ERROR_MESSAGE } from '../../lib/http';
 import type { AttachmentEntry } from './attachment-upload';
-import { storeCredentials } from './credentials';
 import { completeReport, loadReporterForm, savePage, startReport, unlockForm, type ReportCredentials } from './report-api';
 import type { ReporterForm } from './report-data';
 import type { StepKey } from './report-routes';
@@ -182,7 +181,6 @@ export function actionsFor(context: FlowContext) {
     }
     const result = await completeReport();
     if (!result.ok) return fail(result.message);
-    if (formID) storeCredentials(formID, result.credentials);
     markDone('review');
     setCredentials(result.credentials);
     goTo('finish');

@@ -6,5 +6,3 @@
 export const laterStepViews = () => import('./later-step-views');
 /** What Next and Submit do, with the server calls they make. */
 export const flowActions = () => import('./flow-actions');
-/** A new report's credentials kept for this tab: only a reload of the finish page needs them. */
-export { readCredentials } from './credentials';

@@ -24,8 +24,6 @@ const laterCode = () => import('./later-code');
 
 /** What Next and Submit do (flow-actions.ts): fetched at the first press, or earlier while the welcome step is read. */
 export const importFlowActions = () => laterCode().then((code) => code.flowActions());
-/** The credentials this tab kept for a report on this form (a reload of the finish page). */
-export const readStoredCredentials = (formID: string) => laterCode().then((code) => code.readCredentials(formID));
 
 let loaded: LaterSteps | undefined;
 let loading: Promise<LaterSteps> | undefined;

@@ -97,6 +97,8 @@ function flowTitle(flow: Flow): string | undefined {
 function CurrentStep({ flow, later }: { flow: Flow; later: LaterStepsState }) {
   const { form } = flow;
   if (!form) return null;
+  // A hidden page keeps nothing on screen for Back to bring back; it reloads if restored.
+  if (flow.left) return <p role="status">{LOADING_MESSAGE}</p>;
   const common = { flowError: flow.flowError, busy: flow.busy };
   if (flow.step === 'welcome') return <WelcomeStep form={form} errors={flow.errors} onNext={flow.welcomeNext} {...common} />;
   if (later.kind === 'loading') return <p role="status">{LOADING_MESSAGE}</p>;

@@ -5,6 +5,7 @@ import { navigate, useHistoryLocation } from '../../lib/history-router';
 import { FALLBACK_ERROR_MESSAGE } from '../../lib/http';
 import { readPageData, REPORT_FORM_DATA_ID } from '../../lib/page-data';
 import { endReportSession } from '../quick-exit-actions';
+import { usePageHide } from '../use-page-hide';
 import type { ShownForm } from '../language-menu';
 import type { AttachmentEntry } from './attachment-upload';
 import type { ReportCredentials } from './report-api';
@@ -12,7 +13,7 @@ import { parseReportFormPage, parseReporterForm, type ReportFormPage, type Repor
 import type { FlowContext } from './flow-actions';
 // What Next and Submit do, with the server calls they make: fetched at the first press (or while the
 // welcome step is read), since that step is readable before either is needed (docs/decisions/024-page-weight.md).
-import { importFlowActions as flowActions, readStoredCredentials } from './later-steps';
+import { importFlowActions as flowActions } from './later-steps';
 import { pageStepKey, parseReportRoute, stepPath, type StepKey } from './report-routes';
 import { FORM_PASSWORD_FIELD, reportSteps, visiblePages } from './report-steps';
 
@@ -37,7 +38,10 @@ export function useReportFlow() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [flowError, setFlowError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // A new report's ID and password live here only, for as long as the finish page is shown (decision 066).
   const [credentials, setCredentials] = useState<ReportCredentials>();
+  // The page was hidden: it shows nothing more, and is loaded afresh if Back brings it back.
+  const [left, setLeft] = useState(false);
   const [attachments, setAttachments] = useState<AttachmentEntry[]>([]);
   const busyRef = useRef(false);
   // What the server last stored for each page, to resend only what changed.
@@ -61,22 +65,19 @@ export function useReportFlow() {
   const stepIndex = steps.findIndex((candidate) => candidate.key === step);
   const currentPage = steps[stepIndex]?.page;
 
-  // The spec logs the reporter out when the page unloads. Moving between steps
-  // uses the History API, so only leaving or reloading the page gets here.
-  useEffect(() => {
-    if (!formID) return;
-    const onPageHide = () => endReportSession(formID);
-    // A page restored from the back/forward cache has lost its session: start over.
-    const onPageShow = (event: PageTransitionEvent) => {
-      if (event.persisted) window.location.reload();
-    };
-    window.addEventListener('pagehide', onPageHide);
-    window.addEventListener('pageshow', onPageShow);
-    return () => {
-      window.removeEventListener('pagehide', onPageHide);
-      window.removeEventListener('pageshow', onPageShow);
-    };
-  }, [formID]);
+  // The spec logs the reporter out when the page unloads. Moving between steps uses the History
+  // API, so only leaving or reloading the page gets here; the credentials go with the page, and a
+  // page the back/forward cache restores has lost its session: it starts over.
+  usePageHide(
+    formID
+      ? () => {
+          endReportSession(formID);
+          setCredentials(undefined);
+          setLeft(true);
+        }
+      : undefined,
+    { reloadWhenRestored: true },
+  );
 
   // Fetched while the reporter reads the first step, so Next does not wait for it.
   useEffect(() => {
@@ -96,28 +97,19 @@ export function useReportFlow() {
 
   // Steps reached without going through the ones before them go back to the start.
   useEffect(() => {
-    if (!form || !route) return;
+    if (!form || !route || left) return;
     if (credentials) {
       if (step !== 'finish') goTo('finish', { replace: true });
       return;
     }
-    if (step === 'finish') {
-      // A reload of the finish page: the credentials this tab kept, or back to the start.
-      let current = true;
-      const backToStart = () => current && goTo('welcome', { replace: true });
-      readStoredCredentials(form.id).then((stored) => {
-        if (stored && current) setCredentials(stored);
-        else backToStart();
-      }, backToStart);
-      return () => {
-        current = false;
-      };
-    }
+    // The finish page without the report just made (a reload, History, a reopened tab): the
+    // credentials were shown once and are gone, so back to the start (spec).
+    if (step === 'finish') return goTo('welcome', { replace: true });
     if (step === 'welcome') return;
     if (!started) goTo('welcome', { replace: true });
     else if (step === 'attach' && !form.allowFileUploads) goTo('review', { replace: true });
     else if (stepIndex < 0) goTo(steps[1]?.key ?? 'welcome', { replace: true });
-  }, [form, route, step, stepIndex, steps, started, credentials, goTo]);
+  }, [form, route, step, stepIndex, steps, started, credentials, left, goTo]);
 
   const run = useCallback(async (task: () => Promise<void>) => {
     // A ref, not state: a double click lands before React re-renders.
@@ -194,6 +186,7 @@ export function useReportFlow() {
     completed,
     flagged,
     credentials,
+    left,
     attachments,
     setAttachments,
     setAnswer,
