@@ -17,8 +17,11 @@ export interface ForeignIdCase {
   variables: (id: string, world: World) => Record<string, unknown>;
   /** B's object at the position; absent when the actor reaches every organisation (the super admin) and only an unknown id can be tried. */
   foreign?: (world: World) => string;
-  /** Set for a list of ids filtered to the actor's own object: why B's ids are passed over as unknown ones are, instead of refused. */
-  passedOver?: string;
+  /**
+   * Set where B's id is rightly not refused as not found (a list filtered to the actor's own object,
+   * or an id only compared with the object's own): why. The two answers must still be identical.
+   */
+  alike?: string;
 }
 
 const BAD_EMAIL = "not an address";
@@ -26,6 +29,7 @@ const BAD_TEMPLATE = { name: "", widgets: [{ type: "ShortText", title: "" }] };
 const BAD_FORM = { ...BAD_TEMPLATE, theme: { nextButtonBackground: "not a colour" } };
 const BAD_PLAN = { name: "", price: -1, seats: -1 };
 const BAD_RESOURCE = { title: "", description: "", videoSrc: "javascript:alert(1)" };
+const OWN_BLOB_ONLY = "only '-' or the current picture's own id is taken: compared, never looked up, so any other id is refused alike";
 const byId = (foreign: (world: World) => string, extra: (world: World) => Record<string, unknown> = () => ({}), as: CaseActor = "owner"): ForeignIdCase => ({
   as,
   foreign,
@@ -75,14 +79,14 @@ export const CASES: Record<string, ForeignIdCase> = {
   // Conversations, as staff and as reporters (a reporter's session names its own report; these name another)
   "reportConversationSendMessage(reportSubmissionID)": { as: "owner", foreign: (w) => w.report!, variables: (id) => ({ reportSubmissionID: id, input: { type: "Image", message: "" } }) },
   "reportConversationReadMessages(reportSubmissionID)": { as: "owner", foreign: (w) => w.report!, variables: (id) => ({ reportSubmissionID: id, messageIDs: ["not a message"] }) },
-  "reportConversationReadMessages(messageIDs)": { as: "reporter", foreign: (w) => w.message!, variables: (id) => ({ messageIDs: [id] }), passedOver: "a read receipt marks what it finds of the reporter's own chat and passes over the rest" },
+  "reportConversationReadMessages(messageIDs)": { as: "reporter", foreign: (w) => w.message!, variables: (id) => ({ messageIDs: [id] }), alike: "a read receipt marks what it finds of the reporter's own chat and passes over the rest" },
   "reportConversationUpdateUserStatus(reportSubmissionID)": { as: "owner", foreign: (w) => w.report!, variables: (id) => ({ reportSubmissionID: id, status: "Typing" }) },
   "reportConversationMessageRedact(id)": byId((w) => w.message!, () => ({ start: 5, end: 1 })),
   "userReportSubmissionUpdate(attachments)": {
     as: "drafter",
     foreign: (w) => w.attachment!,
     variables: (id) => ({ attachments: [id], answers: [], page: -1 }),
-    passedOver: "the attachments kept are those of the reporter's own draft that the list names; any other id names nothing to keep",
+    alike: "the attachments kept are those of the reporter's own draft that the list names; any other id names nothing to keep",
   },
   // Forms
   "reportFormCreate(input.organisationID)": { as: "owner", foreign: (w) => w.demo!, variables: (id) => ({ input: { ...BAD_FORM, organisationID: id } }) },
@@ -91,7 +95,7 @@ export const CASES: Record<string, ForeignIdCase> = {
   "reportFormPublish(id)": byId((w) => w.form!, () => ({ buildID: "not a build" })),
   "reportFormPublish(buildID)": { as: "owner", foreign: (w) => w.build!, variables: (id, w) => ({ id: w.ownForm, buildID: id }) },
   "reportFormUnpublish(id)": byId((w) => w.form!),
-  "reportFormSecure(id)": byId((w) => w.form!, () => ({ password: "1" })),
+  "reportFormSecure(id)": byId((w) => w.form!, () => ({ password: "" })),
   "reportFormLockToggle(id)": byId((w) => w.form!),
   "reportFormArchive(id)": byId((w) => w.form!),
   "reportFormUnarchive(id)": byId((w) => w.form!),
@@ -102,7 +106,7 @@ export const CASES: Record<string, ForeignIdCase> = {
   "reportFormUnlock(reportFormID)": { as: "visitor", foreign: (w) => w.securedForm!, variables: (id) => ({ reportFormID: id, password: "" }) },
   // The organisation and its people
   "organisationUpdate(id)": byId((w) => w.demo!, () => ({ input: { name: "", logoWidthPixels: -1, formLanguage: "not a language" } })),
-  "organisationUpdate(input.logoBlobID)": { as: "owner", foreign: (w) => w.blob!, variables: (id, w) => ({ id: w.northwind, input: { name: "", logoBlobID: id } }) },
+  "organisationUpdate(input.logoBlobID)": { as: "owner", foreign: (w) => w.blob!, variables: (id, w) => ({ id: w.northwind, input: { name: "", logoBlobID: id } }), alike: OWN_BLOB_ONLY },
   "organisationUpdateLogo(id)": byId((w) => w.demo!),
   "organisationArchive(id)": unknownOnly(),
   "organisationUnarchive(id)": unknownOnly(),
@@ -113,10 +117,10 @@ export const CASES: Record<string, ForeignIdCase> = {
   "onboardInviteUnarchive(id)": byId((w) => w.onboardInvite!),
   "resendOnboardInvite(id)": byId((w) => w.onboardInvite!),
   "userCreate(input.organisationID)": { as: "owner", foreign: (w) => w.demo!, variables: (id, w) => ({ input: { organisationID: id, email: BAD_EMAIL, firstName: "", lastName: "", password: "1", roleID: w.memberRole } }) },
-  "userCreate(input.avatarBlobID)": { as: "owner", foreign: (w) => w.blob!, variables: (id, w) => ({ input: { avatarBlobID: id, email: BAD_EMAIL, firstName: "", lastName: "", password: "1", roleID: w.memberRole } }) },
+  "userCreate(input.avatarBlobID)": { as: "owner", foreign: (w) => w.blob!, variables: (id, w) => ({ input: { avatarBlobID: id, email: BAD_EMAIL, firstName: "", lastName: "", password: "1", roleID: w.memberRole } }), alike: OWN_BLOB_ONLY },
   "userUpdate(id)": byId((w) => w.member!, () => ({ input: { email: BAD_EMAIL, password: "1" } })),
-  "userUpdate(input.organisationID)": { as: "owner", foreign: (w) => w.demo!, variables: (id, w) => ({ id: w.ownMember, input: { organisationID: id, email: BAD_EMAIL } }) },
-  "userUpdate(input.avatarBlobID)": { as: "owner", foreign: (w) => w.blob!, variables: (id, w) => ({ id: w.ownMember, input: { avatarBlobID: id, email: BAD_EMAIL } }) },
+  "userUpdate(input.organisationID)": { as: "owner", foreign: (w) => w.demo!, variables: (id, w) => ({ id: w.ownMember, input: { organisationID: id, email: BAD_EMAIL } }), alike: "compared with the user's own organisation and never looked up: any other is refused alike, as no move between organisations" },
+  "userUpdate(input.avatarBlobID)": { as: "owner", foreign: (w) => w.blob!, variables: (id, w) => ({ id: w.ownMember, input: { avatarBlobID: id, email: BAD_EMAIL } }), alike: OWN_BLOB_ONLY },
   "userUpdateAvatar(id)": byId((w) => w.member!),
   "userSuspend(id)": byId((w) => w.member!),
   "userUnsuspend(id)": byId((w) => w.member!),
@@ -124,7 +128,7 @@ export const CASES: Record<string, ForeignIdCase> = {
   "userKick(id)": byId((w) => w.member!, (w) => ({ organisationID: w.northwind })),
   "userKick(organisationID)": { as: "owner", foreign: (w) => w.demo!, variables: (id, w) => ({ id: w.ownMember, organisationID: id }) },
   "userTwoFactorAuthenticationUpdate(userID)": { as: "superAdmin", variables: (id) => ({ userID: id, activated: false }) },
-  "changeDetails(input.avatarBlobID)": { as: "owner", foreign: (w) => w.blob!, variables: (id) => ({ input: { avatarBlobID: id, email: BAD_EMAIL } }) },
+  "changeDetails(input.avatarBlobID)": { as: "owner", foreign: (w) => w.blob!, variables: (id) => ({ input: { avatarBlobID: id, email: BAD_EMAIL } }), alike: OWN_BLOB_ONLY },
   "guestSendEnquiry(organisationID)": { as: "visitor", foreign: (w) => w.demo!, variables: (id) => ({ organisationID: id, message: "" }) },
   // The product's own objects: only the super admin reaches them, so only an unknown id can be tried
   "productPlanUpdate(id)": unknownOnly({ input: BAD_PLAN }),
