@@ -35,37 +35,28 @@ const PATH_CASES: Record<string, RestCase> = {
   "GET /api/files/chat-images/:messageId": { as: "owner", method: "GET", path: (id) => `/api/files/chat-images/${id}`, foreign: (w) => w.message! },
 };
 
+/** The two report exports take the list's search: a form id and an organisation's. */
+const exportCases = (route: string): Record<string, RestCase> => ({
+  [`POST /api/report-submissions/${route} (reportFormID)`]: {
+    as: "owner",
+    method: "POST",
+    path: () => `/api/report-submissions/${route}`,
+    body: (id) => ({ reportFormID: id, search: BAD_SEARCH }),
+    foreign: (w) => w.form!,
+    alike: ONLY_A_FILTER,
+  },
+  [`POST /api/report-submissions/${route} (search.organisationID)`]: {
+    as: "owner",
+    method: "POST",
+    path: () => `/api/report-submissions/${route}`,
+    body: (id) => ({ search: { ...BAD_SEARCH, organisationID: id } }),
+    foreign: (w) => w.demo!,
+  },
+});
+
 const BODY_CASES: Record<string, RestCase> = {
-  "POST /api/report-submissions/export-all (reportFormID)": {
-    as: "owner",
-    method: "POST",
-    path: () => "/api/report-submissions/export-all",
-    body: (id) => ({ reportFormID: id, search: BAD_SEARCH }),
-    foreign: (w) => w.form!,
-    alike: ONLY_A_FILTER,
-  },
-  "POST /api/report-submissions/export-all (search.organisationID)": {
-    as: "owner",
-    method: "POST",
-    path: () => "/api/report-submissions/export-all",
-    body: (id) => ({ search: { ...BAD_SEARCH, organisationID: id } }),
-    foreign: (w) => w.demo!,
-  },
-  "POST /api/report-submissions/download-csv (reportFormID)": {
-    as: "owner",
-    method: "POST",
-    path: () => "/api/report-submissions/download-csv",
-    body: (id) => ({ reportFormID: id, search: BAD_SEARCH }),
-    foreign: (w) => w.form!,
-    alike: ONLY_A_FILTER,
-  },
-  "POST /api/report-submissions/download-csv (search.organisationID)": {
-    as: "owner",
-    method: "POST",
-    path: () => "/api/report-submissions/download-csv",
-    body: (id) => ({ search: { ...BAD_SEARCH, organisationID: id } }),
-    foreign: (w) => w.demo!,
-  },
+  ...exportCases("export-all"),
+  ...exportCases("download-csv"),
   "POST /api/auth/report_start (reportFormID)": {
     as: "visitor",
     method: "POST",
