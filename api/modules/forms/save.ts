@@ -51,6 +51,7 @@ export async function updateForm(ctx: Ctx, rawId: unknown, raw: unknown): Promis
     "ReportFormUpdate",
     async (db, actor) => {
       const form = await reachableForm(db, actor, rawId);
+      // A form never moves between organisations: naming another is naming nothing.
       const named = organisationIdIn(raw);
       if (named !== null && named !== undefined && String(named).toLowerCase() !== form.organisationId) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
     },
@@ -59,7 +60,6 @@ export async function updateForm(ctx: Ctx, rawId: unknown, raw: unknown): Promis
   const newHash = await hashOf(save);
   const id = await mutate(ctx, "ReportFormUpdate", async (tx, actor) => {
     const form = await reachableForm(tx, actor, rawId, true);
-    if (save.organisationID && save.organisationID.toLowerCase() !== form.organisationId) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
     if (form.locked && save.locked !== false) return form.id;
     const revision = await requireCurrentRevision(tx, form.currentBuildId, save.baseRevision, "form");
     const buildId = await insertBuild(tx, { formId: form.id }, revision + 1, actor.userId, save.widgets);
