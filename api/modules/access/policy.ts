@@ -40,6 +40,24 @@ export function canReachOrganisation(actor: StaffActor, organisationId: string |
 }
 
 /**
+ * Authorisation before validation (decision 065): permission, then the objects the input names,
+ * found within the actor's reach (each finder answers not found), and only then the rest of the
+ * input judged. Another organisation's id is so answered exactly as an id that names nothing,
+ * whatever else the input holds. The verb finds its objects again inside its transaction, locked
+ * there, so that slow parsing (hashing, images) never runs under a lock.
+ */
+export async function parseOnceFound<Input>(
+  ctx: Ctx,
+  permission: Permission,
+  find: (db: Database, actor: StaffActor) => Promise<unknown>,
+  parse: () => Input | Promise<Input>,
+): Promise<Input> {
+  const actor = requirePermission(ctx, permission);
+  await find(ctx.db, actor);
+  return parse();
+}
+
+/**
  * Runs a change: permission first, then one transaction that holds the change and its audit
  * entry together. `work` gets the transaction and the acting staff member.
  */

@@ -74,9 +74,9 @@ export async function listMessages(ctx: Ctx, args: { reportSubmissionID?: string
 
 /** Marks the other side's messages as seen; returns how many changed. */
 export async function readMessages(ctx: Ctx, reportSubmissionID: string | null | undefined, messageIDs: string[]): Promise<number> {
+  const access = await conversationFor(ctx, ctx.db, reportSubmissionID, "ReportConversationRead");
   const ids = messageIDs.filter(isUuid).slice(0, 200);
   if (ids.length === 0) return 0;
-  const access = await conversationFor(ctx, ctx.db, reportSubmissionID, "ReportConversationRead");
   const now = new Date();
   const changed = await ctx.db
     .update(reportConversationMessages)

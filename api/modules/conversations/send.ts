@@ -2,6 +2,7 @@ import * as v from "valibot";
 import type { Ctx } from "../../context.ts";
 import { parseWith } from "../../lib/validation.ts";
 import { TEXT_LIMITS } from "../../shared/limits.ts";
+import { conversationFor } from "./access.ts";
 import { sendImageMessage } from "./chat-images.ts";
 import type { MessageView } from "./messages.ts";
 import { announce, insertMessage, writableConversation } from "./write.ts";
@@ -27,6 +28,8 @@ export const SendInput = v.variant("type", [TextInput, ImageInput], "Only text a
 
 /** Sends a chat message: text, or an image (chat-images.ts) with an optional caption. */
 export async function sendMessage(ctx: Ctx, reportSubmissionID: string | null | undefined, input: unknown): Promise<MessageView> {
+  // The conversation is found, and the caller allowed in it, before the message is judged (decision 065).
+  await conversationFor(ctx, ctx.db, reportSubmissionID, "ReportConversationCreate");
   const parsed = parseWith(SendInput, input);
   if (parsed.type === "Image") return sendImageMessage(ctx, reportSubmissionID, parsed.message, parsed.imageFile);
   const written = await ctx.db.transaction(async (tx) => {

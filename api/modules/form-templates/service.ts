@@ -7,7 +7,7 @@ import { isUuid } from "../../lib/ids.ts";
 import { containsPattern, searchTextOf } from "../../lib/validation.ts";
 import type { ListFilter } from "../../shared/enums.ts";
 import type { Permission } from "../../shared/permissions.ts";
-import { isSuperAdmin, mutate, requirePermission } from "../access/policy.ts";
+import { isSuperAdmin, mutate, parseOnceFound, requirePermission } from "../access/policy.ts";
 import { recordActivity } from "../audit/service.ts";
 import { insertBuild, requireCurrentRevision } from "../forms/builds.ts";
 import { parseTemplateInput } from "../forms/inputs.ts";
@@ -86,8 +86,7 @@ export async function createTemplate(ctx: Ctx, raw: unknown): Promise<TemplateVi
 
 /** Every save is a new build; a save from an older revision than the current one is refused with who saved since. */
 export async function updateTemplate(ctx: Ctx, rawId: unknown, raw: unknown): Promise<TemplateView> {
-  requirePermission(ctx, "ReportFormTemplateUpdate");
-  const input = parseTemplateInput(raw);
+  const input = await parseOnceFound(ctx, "ReportFormTemplateUpdate", (db, actor) => reachableTemplate(db, actor, rawId), () => parseTemplateInput(raw));
   const id = await mutate(ctx, "ReportFormTemplateUpdate", async (tx, actor) => {
     const template = await reachableTemplate(tx, actor, rawId, true);
     const revision = await requireCurrentRevision(tx, template.currentBuildId, input.baseRevision, "template");

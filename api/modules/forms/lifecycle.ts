@@ -7,7 +7,7 @@ import { isUuid } from "../../lib/ids.ts";
 import { hashPassword } from "../../lib/passwords.ts";
 import { publishProblems } from "../../shared/form-definition.ts";
 import type { Permission } from "../../shared/permissions.ts";
-import { mutate, requirePermission } from "../access/policy.ts";
+import { mutate, parseOnceFound } from "../access/policy.ts";
 import { buildWidgets } from "../reporting/forms.ts";
 import { formBuildId } from "./builds.ts";
 import { parseSecurePassword } from "./inputs.ts";
@@ -55,8 +55,7 @@ export function unpublishForm(ctx: Ctx, rawId: unknown): Promise<ReportFormView>
 
 /** A non-empty password secures the form (only its hash is kept), null clears it. */
 export async function secureForm(ctx: Ctx, rawId: unknown, rawPassword: unknown): Promise<ReportFormView> {
-  requirePermission(ctx, "ReportFormUpdate");
-  const password = parseSecurePassword(rawPassword);
+  const password = await parseOnceFound(ctx, "ReportFormUpdate", (db, actor) => reachableForm(db, actor, rawId), () => parseSecurePassword(rawPassword));
   const pinHash = password ? await hashPassword(password) : null;
   return changeForm(ctx, rawId, "ReportFormUpdate", async () => ({ set: { pinHash }, action: "Secure", metadata: { secured: pinHash !== null } }));
 }

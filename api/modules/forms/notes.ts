@@ -5,7 +5,7 @@ import type { Ctx, StaffActor } from "../../context.ts";
 import { UserError, forbidden } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
 import type { Permission } from "../../shared/permissions.ts";
-import { canReachOrganisation, mutate, requirePermission } from "../access/policy.ts";
+import { canReachOrganisation, mutate, parseOnceFound, requirePermission } from "../access/policy.ts";
 import { CANNOT_DELETE, CANNOT_EDIT, cleanNote, NOTE_NOT_FOUND, noteAuthors } from "../reports/notes.ts";
 import { pageLimit, pageOffset } from "../users/service.ts";
 import { auditForm, reachableForm } from "./views.ts";
@@ -54,8 +54,7 @@ export async function listFormNotes(ctx: Ctx, rawFormId: unknown, limit: number 
 }
 
 export async function createFormNote(ctx: Ctx, rawFormId: unknown, rawNote: string): Promise<FormNoteView> {
-  requirePermission(ctx, "ReportFormNoteCreate");
-  const note = cleanNote(rawNote);
+  const note = await parseOnceFound(ctx, "ReportFormNoteCreate", (db, actor) => reachableForm(db, actor, rawFormId), () => cleanNote(rawNote));
   const { row, actor } = await mutate(ctx, "ReportFormNoteCreate", async (tx, actor) => {
     const form = await reachableForm(tx, actor, rawFormId, true);
     const [row] = await tx.insert(reportFormNotes).values({ formId: form.id, organisationId: form.organisationId, authorUserId: actor.userId, note }).returning();
@@ -65,12 +64,17 @@ export async function createFormNote(ctx: Ctx, rawFormId: unknown, rawNote: stri
   return (await noteViews(ctx.db, actor.userId, [row]))[0]!;
 }
 
+/** A live note of a form the actor reaches, else "not found". */
+async function reachableNote(db: Database, actor: StaffActor, rawId: unknown): Promise<NoteRow> {
+  const [found] = isUuid(rawId) ? await db.select().from(reportFormNotes).where(eq(reportFormNotes.id, rawId.toLowerCase())) : [];
+  if (!found || found.archived || !canReachOrganisation(actor, found.organisationId)) throw new UserError("NOT_FOUND", NOTE_NOT_FOUND);
+  return found;
+}
+
 /** The note's form locked first (as every note change does), then the note; only its author may change it. */
 async function changeOwnNote(ctx: Ctx, rawId: unknown, permission: Permission, action: string, refusal: string, set: (row: NoteRow) => Partial<NoteRow>): Promise<FormNoteView> {
-  requirePermission(ctx, permission);
   const { row, actor } = await mutate(ctx, permission, async (tx, actor: StaffActor) => {
-    const [found] = isUuid(rawId) ? await tx.select().from(reportFormNotes).where(eq(reportFormNotes.id, rawId.toLowerCase())) : [];
-    if (!found || found.archived || !canReachOrganisation(actor, found.organisationId)) throw new UserError("NOT_FOUND", NOTE_NOT_FOUND);
+    const found = await reachableNote(tx, actor, rawId);
     const form = await reachableForm(tx, actor, found.formId, true);
     const [note] = await tx.select().from(reportFormNotes).where(eq(reportFormNotes.id, found.id)).for("update");
     if (!note || note.archived) throw new UserError("NOT_FOUND", NOTE_NOT_FOUND);
@@ -82,9 +86,8 @@ async function changeOwnNote(ctx: Ctx, rawId: unknown, permission: Permission, a
   return (await noteViews(ctx.db, actor.userId, [row]))[0]!;
 }
 
-export function updateFormNote(ctx: Ctx, rawId: unknown, rawNote: string): Promise<FormNoteView> {
-  requirePermission(ctx, "ReportFormNoteUpdate");
-  const note = cleanNote(rawNote);
+export async function updateFormNote(ctx: Ctx, rawId: unknown, rawNote: string): Promise<FormNoteView> {
+  const note = await parseOnceFound(ctx, "ReportFormNoteUpdate", (db, actor) => reachableNote(db, actor, rawId), () => cleanNote(rawNote));
   return changeOwnNote(ctx, rawId, "ReportFormNoteUpdate", "NoteUpdate", CANNOT_EDIT, () => ({ note, updatedAt: new Date() }));
 }
 

@@ -4,8 +4,8 @@ import type { Ctx } from "../../context.ts";
 import { badInput, UserError } from "../../lib/errors.ts";
 import { requireUuid } from "../../lib/ids.ts";
 import { hashPassword } from "../../lib/passwords.ts";
-import { mutate, organisationScope, requirePermission } from "../access/policy.ts";
-import { ORGANISATION_NOT_FOUND } from "../organisations/service.ts";
+import { mutate, organisationScope, parseOnceFound } from "../access/policy.ts";
+import { namedOrganisation, ORGANISATION_NOT_FOUND, organisationIdIn } from "../organisations/service.ts";
 import { insertBuild, requireCurrentRevision } from "./builds.ts";
 import { parseFormInput, pinHashAfter, REQUIRED, type FormSave } from "./inputs.ts";
 import { auditForm, formView, reachableForm, type ReportFormView } from "./views.ts";
@@ -19,8 +19,7 @@ const hashOf = (save: FormSave) => (save.password ? hashPassword(save.password) 
 const savedFields = (save: FormSave) => ["name", "widgets", ...Object.keys(save.settings), ...(save.secure !== null || save.password ? ["secure"] : [])];
 
 export async function createForm(ctx: Ctx, raw: unknown): Promise<ReportFormView> {
-  requirePermission(ctx, "ReportFormCreate");
-  const save = parseFormInput(raw);
+  const save = await parseOnceFound(ctx, "ReportFormCreate", (db, actor) => namedOrganisation(db, actor, raw), () => parseFormInput(raw));
   const newHash = await hashOf(save);
   const id = await mutate(ctx, "ReportFormCreate", async (tx, actor) => {
     const requested = save.organisationID ? requireUuid(save.organisationID, ORGANISATION_NOT_FOUND) : null;
@@ -47,12 +46,20 @@ export async function createForm(ctx: Ctx, raw: unknown): Promise<ReportFormView
  * sees every earlier commit.
  */
 export async function updateForm(ctx: Ctx, rawId: unknown, raw: unknown): Promise<ReportFormView> {
-  requirePermission(ctx, "ReportFormUpdate");
-  const save = parseFormInput(raw);
+  const save = await parseOnceFound(
+    ctx,
+    "ReportFormUpdate",
+    async (db, actor) => {
+      const form = await reachableForm(db, actor, rawId);
+      // A form never moves between organisations: naming another is naming nothing.
+      const named = organisationIdIn(raw);
+      if (named !== null && named !== undefined && String(named).toLowerCase() !== form.organisationId) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
+    },
+    () => parseFormInput(raw),
+  );
   const newHash = await hashOf(save);
   const id = await mutate(ctx, "ReportFormUpdate", async (tx, actor) => {
     const form = await reachableForm(tx, actor, rawId, true);
-    if (save.organisationID && save.organisationID.toLowerCase() !== form.organisationId) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
     if (form.locked && save.locked !== false) return form.id;
     const revision = await requireCurrentRevision(tx, form.currentBuildId, save.baseRevision, "form");
     const buildId = await insertBuild(tx, { formId: form.id }, revision + 1, actor.userId, save.widgets);

@@ -2,12 +2,13 @@ import { and, count, eq } from "drizzle-orm";
 import { organisationEmailSubscribers, reportForms } from "../../../db/schema/index.ts";
 import { builder } from "../../graphql/builder.ts";
 import { parseWith } from "../../lib/validation.ts";
+import { parseOnceFound } from "../access/policy.ts";
 import { FONT_FAMILIES, INTERVAL_UNITS } from "../../shared/enums.ts";
 import { organisationSiteUrl } from "../forms/views.ts";
 import { createOrganisation, setOrganisationArchived, updateOrganisationLogo } from "./administration.ts";
 import { OrganisationCreateInput, OrganisationSettingsInput } from "./inputs.ts";
 import { seatUsage } from "./seats.ts";
-import { getOrganisation, updateOrganisation } from "./service.ts";
+import { getOrganisation, reachableOrganisation, updateOrganisation } from "./service.ts";
 
 /** Spec §3: 'fontFamily (Helvetica default, Roboto, Montserrat)'. Helvetica is stored as the CSS family it draws with. */
 const FONT_ENUM_NAMES: Record<(typeof FONT_FAMILIES)[number], string> = { "Helvetica Neue": "Helvetica", Roboto: "Roboto", Montserrat: "Montserrat" };
@@ -136,7 +137,12 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: OrganisationUpdateInput, required: true }) },
     authScopes: { permission: "OrganisationUpdate" },
     resolve: async (query, _root, args, ctx) => {
-      const input = parseWith(OrganisationSettingsInput, args.input as Record<string, unknown>);
+      const input = await parseOnceFound(
+        ctx,
+        "OrganisationUpdate",
+        (db, actor) => reachableOrganisation(db, actor, args.id),
+        () => parseWith(OrganisationSettingsInput, args.input as Record<string, unknown>),
+      );
       // parseWith drops nulls as "not given"; for retention an explicit null is "Off" (decision 052).
       if (args.input.retentionMonths === null) input.retentionMonths = null;
       const row = await updateOrganisation(ctx, String(args.id), input);

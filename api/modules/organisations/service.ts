@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
+import type { Database } from "../../../db/client.ts";
 import { organisations } from "../../../db/schema/index.ts";
-import type { Ctx } from "../../context.ts";
+import type { Ctx, StaffActor } from "../../context.ts";
 import { UserError, badInput, forbidden } from "../../lib/errors.ts";
 import { requireUuid } from "../../lib/ids.ts";
 import { recordActivity } from "../audit/service.ts";
@@ -13,14 +14,28 @@ export const ORGANISATION_NOT_FOUND = "Organisation is not found";
 /** Spec §5 and §8: the logo's failure text. */
 export const LOGO_UPLOAD_FAILED = "Upload Failed";
 
-/** One organisation the actor may read; anyone else's is reported as not found. */
-export async function getOrganisation(ctx: Ctx, rawId: string) {
-  const actor = requirePermission(ctx, "OrganisationRead");
+/** An organisation the actor reaches, else "not found" (malformed ids and other tenants' alike); `forUpdate` locks its row. */
+export async function reachableOrganisation(db: Database, actor: StaffActor, rawId: unknown, forUpdate = false) {
   const id = requireUuid(rawId, ORGANISATION_NOT_FOUND);
   if (!canReachOrganisation(actor, id)) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
-  const [row] = await ctx.db.select().from(organisations).where(eq(organisations.id, id)).limit(1);
+  const query = db.select().from(organisations).where(eq(organisations.id, id));
+  const [row] = forUpdate ? await query.for("update") : await query;
   if (!row) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
   return row;
+}
+
+/** The organisationID an input object from outside names, read before the input is judged. */
+export const organisationIdIn = (raw: unknown): unknown => (raw && typeof raw === "object" ? (raw as { organisationID?: unknown }).organisationID : undefined);
+
+/** The organisation an input object names (its organisationID), when it names one: found before the rest of the input is judged (decision 065). */
+export async function namedOrganisation(db: Database, actor: StaffActor, raw: unknown): Promise<void> {
+  const named = organisationIdIn(raw);
+  if (named !== null && named !== undefined) await reachableOrganisation(db, actor, named);
+}
+
+/** One organisation the actor may read; anyone else's is reported as not found. */
+export async function getOrganisation(ctx: Ctx, rawId: string) {
+  return reachableOrganisation(ctx.db, requirePermission(ctx, "OrganisationRead"), rawId);
 }
 
 /**
@@ -30,11 +45,9 @@ export async function getOrganisation(ctx: Ctx, rawId: string) {
 export async function updateOrganisation(ctx: Ctx, rawId: string, { logoBlobID, ...input }: OrganisationSettings) {
   let removedLogoKey: string | null = null;
   const { after, copiesEnded } = await mutate(ctx, "OrganisationUpdate", async (tx, actor) => {
-    const id = requireUuid(rawId, ORGANISATION_NOT_FOUND);
-    if (!canReachOrganisation(actor, id)) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
+    const before = await reachableOrganisation(tx, actor, rawId, true);
+    const id = before.id;
     if (!isSuperAdmin(actor) && SUPER_ADMIN_ONLY_SETTINGS.some((key) => input[key] !== undefined)) throw forbidden();
-    const [before] = await tx.select().from(organisations).where(eq(organisations.id, id)).for("update");
-    if (!before) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
     // Only '-' or the current logo's id: a new logo arrives through organisationUpdateLogo, never by naming another blob.
     if (logoBlobID !== undefined && logoBlobID !== REMOVE_LOGO && logoBlobID.toLowerCase() !== before.logoBlobId) {
       throw badInput(LOGO_UPLOAD_FAILED, [{ field: "logoBlobID", message: LOGO_UPLOAD_FAILED }]);

@@ -63,6 +63,9 @@ export async function createPlan(ctx: Ctx, rawInput: unknown): Promise<ProductPl
 export async function updatePlan(ctx: Ctx, id: string, rawInput: unknown): Promise<ProductPlanView> {
   return mutate(ctx, "ProductPlanUpdate", async (tx, actor) => {
     const planId = requireUuid(id, PLAN_NOT_FOUND);
+    // The plan is found, and locked, before the input is judged (decision 065).
+    const [found] = await tx.select({ id: productPlans.id }).from(productPlans).where(eq(productPlans.id, planId)).for("update");
+    if (!found) throw notFound(PLAN_NOT_FOUND);
     const [plan] = await tx.update(productPlans).set(toColumns(parseWith(PlanInput, rawInput))).where(eq(productPlans.id, planId)).returning();
     if (!plan) throw notFound(PLAN_NOT_FOUND);
     await recordActivity(tx, actor, { organisationId: null, objectType: "Self", objectId: plan.id, objectCode: plan.name, action: "ProductPlanUpdate", metadata: { name: plan.name } });

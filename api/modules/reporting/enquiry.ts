@@ -52,11 +52,12 @@ async function enquiryForm(tx: Database, organisationId: string): Promise<{ form
  * message, and the visitor gets a report ID and a pin to follow up like any reporter.
  */
 export async function sendEnquiry(ctx: Ctx, organisationID: string, input: unknown, solution: string | null = null): Promise<{ reportID: string; pin: string }> {
-  const { message } = parseWith(EnquiryInput, input);
   const organisation = ctx.host.organisation;
   if (!organisation || !isUuid(organisationID) || organisation.id !== organisationID) throw new UserError("NOT_FOUND", ORGANISATION_UNAVAILABLE);
   const [settings] = await ctx.db.select({ enabled: organisations.generalEnquiryEnabled }).from(organisations).where(eq(organisations.id, organisation.id));
   if (!settings?.enabled) throw new UserError("FORBIDDEN", "This organisation does not take enquiries.");
+  // Judged once the organisation is this host's own (decision 065).
+  const { message } = parseWith(EnquiryInput, input);
 
   // Enquiries need no login: past a few an hour per organisation they cost proof of work, and at
   // the cap they are refused (counted in the database, so across instances).

@@ -73,11 +73,12 @@ export function invitesLink(config: Config): string {
 }
 
 export async function inviteGuest(ctx: Ctx, id: unknown, rawEmail: unknown): Promise<GuestInviteView> {
-  const { email } = parseWith(EmailInput, { email: rawEmail });
   let inviteId = "";
   let organisationName = "";
   await changeReport(ctx, id, "ReportSubmissionUpdate", async (tx, access) => {
     requireInviter(access);
+    // The address is judged once the report is found and the inviter allowed (decision 065).
+    const { email } = parseWith(EmailInput, { email: rawEmail });
     const submissionId = access.submission.id;
     const [open] = await tx
       .select({ id: guestReportInvites.id })

@@ -11,6 +11,7 @@ import { TEXT_LIMITS } from "../../shared/limits.ts";
 import { REPORT_LIST_FILTERS, SORT_DIRECTIONS, SORT_KEYS, type ReportListFilter, type SubmissionStatus } from "../../shared/enums.ts";
 import { isIsoDate } from "../../shared/form-definition.ts";
 import { isSuperAdmin, organisationScope, requirePermission } from "../access/policy.ts";
+import { organisationIdIn } from "../organisations/service.ts";
 import { pageLimit, pageOffset } from "../users/service.ts";
 import { listVersion, organisationCount, plainCount } from "./list-counts.ts";
 import { isOrganisationManager, onTeam, visibleReports } from "./policy.ts";
@@ -225,9 +226,11 @@ interface ListPlan {
 
 async function planList(ctx: Ctx, args: ReportListArgs, allowExportAll: boolean): Promise<ListPlan> {
   const actor = requirePermission(ctx, "ReportSubmissionList");
+  // The organisation named, its id's shape checked, is found before the rest of the search is judged (decision 065).
+  const named = parseWith(v.object({ organisationID: SearchSchema.entries.organisationID }), { organisationID: organisationIdIn(args.search) });
+  const organisationId = await reportScope(ctx, actor, named.organisationID);
   const search = parseWith(SearchSchema, args.search ?? {});
   const range = parseDateFilter(search.dateFilter);
-  const organisationId = await reportScope(ctx, actor, search.organisationID);
   const conditions: (SQL | undefined)[] = [scopedReports(actor, organisationId), filterCondition(actor, search.filter ?? "Active"), ...completedWithin(range)];
   if (args.reportFormID) conditions.push(eq(reportSubmissions.formId, requireUuid(args.reportFormID, REPORT_FORM_NOT_FOUND)));
   if (search.excludeTestReports) conditions.push(eq(reportSubmissions.isTest, false));

@@ -6,7 +6,7 @@ import { badInput, notFound, UserError } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { parseWith } from "../../lib/validation.ts";
 import { RESOURCE_DOCUMENT_MAX_BYTES, RESOURCE_DOCUMENT_TOO_LARGE, RESOURCE_DOCUMENT_TYPE_REFUSED, RESOURCE_DOCUMENT_TYPES } from "../../shared/resources.ts";
-import { mutate, requirePermission } from "../access/policy.ts";
+import { mutate, parseOnceFound, requirePermission } from "../access/policy.ts";
 import { incomingImage } from "../files/chat-image.ts";
 import { checkUpload, type CheckedUpload } from "../files/checked-upload.ts";
 import { removeBlobBytes, storeCheckedFile } from "../files/stored-blob.ts";
@@ -65,8 +65,10 @@ export async function listResourceDocuments(ctx: Ctx, args: ResourceListArgs): P
 
 const documentView = async (db: Database, id: string) => toView((await selectViews(db).where(eq(resourceDocuments.id, id)))[0]!);
 
-async function lockedDocument(tx: Database, rawId: unknown) {
-  const [document] = isUuid(rawId) ? await tx.select().from(resourceDocuments).where(eq(resourceDocuments.id, rawId.toLowerCase())).for("update") : [];
+async function foundDocument(db: Database, rawId: unknown, forUpdate = false) {
+  if (!isUuid(rawId)) throw notFound(RESOURCE_NOT_FOUND);
+  const query = db.select().from(resourceDocuments).where(eq(resourceDocuments.id, rawId.toLowerCase()));
+  const [document] = forUpdate ? await query.for("update") : await query;
   if (!document) throw notFound(RESOURCE_NOT_FOUND);
   return document;
 }
@@ -110,11 +112,13 @@ export async function createResourceDocument(ctx: Ctx, input: DocumentInput): Pr
 /** The file is optional on edit (spec §5): without one the document keeps its file; a new one replaces it, and the old bytes go. */
 export async function updateResourceDocument(ctx: Ctx, rawId: unknown, input: DocumentInput): Promise<DocumentView> {
   const actor = requirePermission(ctx, "ResourceUpdate");
-  const text = parseWith(DocumentTextInput, { title: input.title, description: input.description });
-  const file = input.file instanceof File ? await checkedDocument(input.file) : null;
+  const { text, file } = await parseOnceFound(ctx, "ResourceUpdate", (db) => foundDocument(db, rawId), async () => ({
+    text: parseWith(DocumentTextInput, { title: input.title, description: input.description }),
+    file: input.file instanceof File ? await checkedDocument(input.file) : null,
+  }));
   let replacedStorageKey: string | null = null;
   const change = async (tx: Database, blobId: string | null) => {
-    const document = await lockedDocument(tx, rawId);
+    const document = await foundDocument(tx, rawId, true);
     await tx
       .update(resourceDocuments)
       .set({ ...text, ...(blobId ? { blobId } : {}), updatedAt: new Date() })
@@ -134,7 +138,7 @@ export async function updateResourceDocument(ctx: Ctx, rawId: unknown, input: Do
 /** Archiving keeps the file, so unarchiving brings the document back whole. */
 export async function setResourceDocumentArchived(ctx: Ctx, rawId: unknown, archived: boolean): Promise<DocumentView> {
   const id = await mutate(ctx, archived ? "ResourceArchive" : "ResourceUnarchive", async (tx, actor) => {
-    const document = await lockedDocument(tx, rawId);
+    const document = await foundDocument(tx, rawId, true);
     if (document.archived === archived) throw new UserError("CONFLICT", archived ? "Document is already archived." : "Document is not archived.");
     await tx
       .update(resourceDocuments)

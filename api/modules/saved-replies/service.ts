@@ -65,9 +65,9 @@ const audit = (tx: Database, actor: StaffActor, reply: SavedReplyView, action: s
 export async function createSavedReply(ctx: Ctx, organisationID: string | null | undefined, input: unknown): Promise<SavedReplyView> {
   return mutate(ctx, "SavedReplyCreate", async (tx, actor) => {
     const organisationId = targetOrganisation(actor, organisationID);
-    const fields = parseWith(SavedReplyInput, input);
     const [organisation] = await tx.select({ id: organisations.id }).from(organisations).where(eq(organisations.id, organisationId));
     if (!organisation) throw new UserError("NOT_FOUND", ORGANISATION_NOT_FOUND);
+    const fields = parseWith(SavedReplyInput, input);
     const [reply] = await tx.insert(savedReplies).values({ organisationId, ...fields }).returning();
     await audit(tx, actor, reply!, "SavedReplyCreate");
     return reply!;

@@ -7,7 +7,7 @@ import type { Ctx } from "../../context.ts";
 import { badInput } from "../../lib/errors.ts";
 import { parseWith } from "../../lib/validation.ts";
 import type { TranslationFormat } from "../../shared/translation.ts";
-import { mutate, requirePermission } from "../access/policy.ts";
+import { mutate, parseOnceFound, requirePermission } from "../access/policy.ts";
 import { auditForm, reachableForm, type FormRow } from "../forms/views.ts";
 import { buildWidgets } from "../reporting/forms.ts";
 import { formSources, type TranslationSource } from "../translation/sources.ts";
@@ -142,8 +142,8 @@ export async function formTranslations(ctx: Ctx, rawFormId: unknown, rawLang: un
  * audit entry, in one transaction. A null translatedText keeps the machine text.
  */
 export async function updateFormTranslation(ctx: Ctx, raw: unknown): Promise<TranslationReviewItem> {
-  requirePermission(ctx, "ReportFormUpdate");
-  const input = parseWith(TranslationUpdateInput, raw);
+  const named = raw && typeof raw === "object" ? (raw as { reportFormID?: unknown }).reportFormID : undefined;
+  const input = await parseOnceFound(ctx, "ReportFormUpdate", (db, actor) => reachableForm(db, actor, named), () => parseWith(TranslationUpdateInput, raw));
   const { form, source, setting, lang } = await mutate(ctx, "ReportFormUpdate", async (tx, actor) => {
     const form = await reachableForm(tx, actor, input.reportFormID, true);
     const setting = await organisationSetting(tx, form.organisationId);

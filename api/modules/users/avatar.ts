@@ -2,12 +2,12 @@ import { eq } from "drizzle-orm";
 import { blobs, users } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
 import { badInput, UserError } from "../../lib/errors.ts";
-import { requirePermission } from "../access/policy.ts";
+import { parseOnceFound, requirePermission } from "../access/policy.ts";
 import { recordActivity } from "../audit/service.ts";
 import { prepareAvatarImage } from "../files/avatar-image.ts";
 import { incomingImage, INVALID_FILE } from "../files/chat-image.ts";
 import { removeBlobBytes, storeCheckedFile } from "../files/stored-blob.ts";
-import { lockReachableUser, requireOutranks, SUSPENDED_NOT_EDITABLE } from "./rules.ts";
+import { editableUser, lockReachableUser, requireOutranks, SUSPENDED_NOT_EDITABLE } from "./rules.ts";
 
 /**
  * userUpdateAvatar (spec §7): another user's new picture, under the rules of userUpdate. As with
@@ -16,8 +16,10 @@ import { lockReachableUser, requireOutranks, SUSPENDED_NOT_EDITABLE } from "./ru
  */
 export async function updateUserAvatar(ctx: Ctx, rawId: unknown, file: File | null): Promise<string> {
   const actor = requirePermission(ctx, "UserUpdate");
-  if (!(file instanceof File)) throw badInput(INVALID_FILE);
-  const image = await prepareAvatarImage(incomingImage(file));
+  const image = await parseOnceFound(ctx, "UserUpdate", (db, found) => editableUser(db, found, rawId), () => {
+    if (!(file instanceof File)) throw badInput(INVALID_FILE);
+    return prepareAvatarImage(incomingImage(file));
+  });
   let replacedStorageKey: string | null = null;
   const id = await storeCheckedFile(ctx, { purpose: "Avatar", organisationId: null, fileName: image.fileName, mimeType: image.mimeType, bytes: image.bytes }, (insertBlobRow) =>
     ctx.db.transaction(async (tx) => {

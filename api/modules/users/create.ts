@@ -8,12 +8,13 @@ import { isUuid } from "../../lib/ids.ts";
 import { hashPassword } from "../../lib/passwords.ts";
 import { parseWith } from "../../lib/validation.ts";
 import type { RoleName } from "../../shared/enums.ts";
-import { isSuperAdmin, mutate, requirePermission } from "../access/policy.ts";
+import { isSuperAdmin, mutate, parseOnceFound, requirePermission } from "../access/policy.ts";
 import { issueVerificationCode, sendVerificationCode } from "../account-access/verification.ts";
 import { recordActivity } from "../audit/service.ts";
 import { SUPER_ADMIN_CANNOT_ENABLE } from "../auth/two-factor/switch.ts";
 import { INVALID_FILE } from "../files/chat-image.ts";
 import { claimSeat } from "../organisations/seats.ts";
+import { namedOrganisation } from "../organisations/service.ts";
 import { EMAIL_TAKEN } from "../profile/details.ts";
 import { REMOVE_AVATAR } from "../profile/inputs.ts";
 import { UserCreateInput, type UserCreate } from "./inputs.ts";
@@ -58,8 +59,7 @@ async function requireOpenOrganisation(tx: Database, organisationId: string): Pr
  * A picture is added afterwards with userUpdateAvatar: no blob exists for an account not yet made.
  */
 export async function createUser(ctx: Ctx, rawInput: unknown): Promise<string> {
-  requirePermission(ctx, "UserCreate");
-  const input: UserCreate = parseWith(UserCreateInput, rawInput);
+  const input: UserCreate = await parseOnceFound(ctx, "UserCreate", (db, actor) => namedOrganisation(db, actor, rawInput), () => parseWith(UserCreateInput, rawInput));
   if (input.avatarBlobID && input.avatarBlobID !== REMOVE_AVATAR) throw badInput(INVALID_FILE, [{ field: "avatarBlobID", message: INVALID_FILE }]);
   if (input.twoFactorAuthenticationActivated) {
     throw isSuperAdmin(requirePermission(ctx, "UserCreate")) ? new UserError("FORBIDDEN", SUPER_ADMIN_CANNOT_ENABLE) : forbidden();

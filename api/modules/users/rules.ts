@@ -50,23 +50,29 @@ const TARGET_COLUMNS = {
   role: roles.name,
 };
 
-/** The user row, locked for the rest of the transaction; null when it does not exist. */
-export async function lockUser(tx: Database, rawId: unknown): Promise<TargetUser | null> {
+async function userRow(db: Database, rawId: unknown, forUpdate: boolean): Promise<TargetUser | null> {
   if (!isUuid(rawId)) return null;
-  const [row] = await tx
-    .select(TARGET_COLUMNS)
-    .from(users)
-    .innerJoin(roles, eq(roles.id, users.roleId))
-    .where(eq(users.id, rawId.toLowerCase()))
-    .for("update", { of: users })
-    .limit(1);
+  const query = db.select(TARGET_COLUMNS).from(users).innerJoin(roles, eq(roles.id, users.roleId)).where(eq(users.id, rawId.toLowerCase()));
+  const [row] = forUpdate ? await query.for("update", { of: users }).limit(1) : await query.limit(1);
   return row ?? null;
 }
 
-/** A user of the actor's organisation (any, for a super admin), locked; anyone else is not found. */
-export async function lockReachableUser(tx: Database, actor: StaffActor, rawId: unknown): Promise<TargetUser> {
-  const target = await lockUser(tx, rawId);
+/** The user row, locked for the rest of the transaction; null when it does not exist. */
+export const lockUser = (tx: Database, rawId: unknown) => userRow(tx, rawId, true);
+
+/** A user of the actor's organisation (any, for a super admin), locked when asked; anyone else is not found. */
+export async function reachableUser(db: Database, actor: StaffActor, rawId: unknown, forUpdate = false): Promise<TargetUser> {
+  const target = await userRow(db, rawId, forUpdate);
   if (!target || (target.id !== actor.userId && !canReachOrganisation(actor, target.organisationId))) throw new UserError("NOT_FOUND", USER_NOT_FOUND);
+  return target;
+}
+
+export const lockReachableUser = (tx: Database, actor: StaffActor, rawId: unknown) => reachableUser(tx, actor, rawId, true);
+
+/** A user the actor may edit: found within reach, and themselves or ranked below (decision 065: before the input is judged). */
+export async function editableUser(db: Database, actor: StaffActor, rawId: unknown): Promise<TargetUser> {
+  const target = await reachableUser(db, actor, rawId);
+  if (target.id !== actor.userId) requireOutranks(actor, target);
   return target;
 }
 

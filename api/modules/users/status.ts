@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { blobs, guestMemberships, reportSubmissionAssignees, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
+import { blobs, guestMemberships, organisations, reportSubmissionAssignees, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
 import type { Ctx, StaffActor } from "../../context.ts";
 import { UserError } from "../../lib/errors.ts";
 import { isUuid } from "../../lib/ids.ts";
@@ -98,6 +98,9 @@ export async function kickUser(ctx: Ctx, rawId: unknown, rawOrganisationId: unkn
     if (!isUuid(rawOrganisationId)) throw notFound();
     const organisationId = rawOrganisationId.toLowerCase();
     if (!isSuperAdmin(actor) && organisationId !== actor.organisationId) throw notFound();
+    // An organisation that does not exist is refused as one out of reach is, before anything is said of the user (decision 065).
+    const [organisation] = await tx.select({ id: organisations.id }).from(organisations).where(eq(organisations.id, organisationId));
+    if (!organisation) throw notFound();
     const target = await lockUser(tx, rawId);
     if (!target) throw notFound();
     const [membership] = await tx

@@ -5,7 +5,7 @@ import type { Ctx } from "../../context.ts";
 import { badInput, forbidden, UserError } from "../../lib/errors.ts";
 import { hashPassword } from "../../lib/passwords.ts";
 import { parseWith } from "../../lib/validation.ts";
-import { isSuperAdmin, mutate, requirePermission } from "../access/policy.ts";
+import { isSuperAdmin, mutate, parseOnceFound } from "../access/policy.ts";
 import { voidSignInLinks } from "../account-access/mailed-tokens.ts";
 import { announceEmailChange, issueVerificationCode } from "../account-access/verification.ts";
 import { recordActivity } from "../audit/service.ts";
@@ -17,7 +17,7 @@ import { EMAIL_TAKEN, SSO_EMAIL_FIXED } from "../profile/details.ts";
 import { REMOVE_AVATAR } from "../profile/inputs.ts";
 import { SSO_HAS_NO_PASSWORD } from "../profile/password.ts";
 import { UserUpdateInput, type UserUpdate } from "./inputs.ts";
-import { deleteSessionsOf, lockReachableUser, mayGiveRole, OUTRANKED, OWN_ROLE, requireOutranks, roleById, SUSPENDED_NOT_EDITABLE, tellConsolesOf, type TargetUser } from "./rules.ts";
+import { deleteSessionsOf, editableUser, lockReachableUser, mayGiveRole, OUTRANKED, OWN_ROLE, requireOutranks, roleById, SUSPENDED_NOT_EDITABLE, tellConsolesOf, type TargetUser } from "./rules.ts";
 
 export const OWN_PASSWORD_IN_SETTINGS = "Change your own password in Settings, where your old password is asked for.";
 export const NO_MOVE_BETWEEN_ORGANISATIONS = "A user cannot be moved to another organisation.";
@@ -51,8 +51,7 @@ function changedFields(target: TargetUser, input: UserUpdate, roleName: string |
  * sessions before this answers; a new password ends the user's sessions everywhere.
  */
 export async function updateUser(ctx: Ctx, rawId: unknown, rawInput: unknown): Promise<UserUpdated> {
-  requirePermission(ctx, "UserUpdate");
-  const input = parseWith(UserUpdateInput, rawInput);
+  const input = await parseOnceFound(ctx, "UserUpdate", (db, actor) => editableUser(db, actor, rawId), () => parseWith(UserUpdateInput, rawInput));
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   let emailChange: EmailChange | null = null;
   let endedSessions: string[] = [];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { startDemoWithReporter } from "../../helpers/demo.ts";
+import { rowsOf as rowsOfQuery } from "../../helpers/organisation-rows.ts";
 import type { TestServer } from "../../helpers/server.ts";
 
 /**
@@ -106,11 +107,7 @@ function problem(answer: Answer): string | null {
   return typeof message === "string" && message.length > 0 ? null : `${answer.request}: ${answer.status} without a message: ${answer.body.slice(0, 200)}`;
 }
 
-/** PGlite's driver answers `{ rows }`, postgres.js the rows themselves. */
-async function rowsOf<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  const result = (await server.db.execute(query)) as unknown;
-  return (typeof result === "object" && result !== null && "rows" in result ? (result as { rows: T[] }).rows : result) as T[];
-}
+const rowsOf = <T>(query: ReturnType<typeof sql>) => rowsOfQuery<T>(server, query);
 
 /** Rows per table: the sweep must leave every one as it found it. */
 async function tableSizes(): Promise<Record<string, number>> {
