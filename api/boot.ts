@@ -27,6 +27,8 @@ import { createTranslator } from "./modules/translation/service.ts";
 import { discardGeneratedKey, loadMasterKeys } from "./lib/master-key.ts";
 import { KeyRing } from "./lib/key-ring.ts";
 import { startLegacySealing, type ResealCounts } from "./lib/reseal.ts";
+import { startScheduledBackups } from "./lib/backup/scheduled.ts";
+import { explainUnopenedDatabase } from "./lib/start-refused.ts";
 import { serveBackupSocket } from "./lib/backup/socket.ts";
 import { GracefulStop } from "./lib/graceful-stop.ts";
 
@@ -81,6 +83,8 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
       waitMs: config.shutdownGraceMs + LOCK_WAIT_BEYOND_GRACE_MS,
       onWaiting: (pid) => logInfo("Waiting for the Lantern process that has DATA_DIR open to stop", { pid, dataDir: config.dataDir }),
     },
+  }).catch((error: unknown) => {
+    throw options.pglite ? error : explainUnopenedDatabase(config, error);
   });
   const keyRing = new KeyRing(masterKeys, database.db);
   try {
@@ -132,6 +136,9 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
   });
   // The embedded database is this process's alone: the CLI's backups are served through it (decision 055).
   const stopBackupSocket = config.database.kind === "pglite" ? await serveBackupSocket(config.dataDir, database, services.blobs) : async () => {};
+  // Its own recent backups, when it opened the embedded directory itself (decision 070): a PGlite
+  // handed in (tests' in-memory copies) has no directory to lose.
+  const stopScheduledBackups = config.backups && config.database.kind === "pglite" && !options.pglite ? startScheduledBackups(database, services.blobs, config.backups) : async () => {};
   const url = `http://localhost:${server.port}`;
   logInfo("Lantern is serving", { url, database: config.database.kind });
   let stopped = false;
@@ -147,6 +154,7 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
       // New requests are refused from now on; requests under way finish within the grace (decision 056).
       await graceful.stop(server as Server<unknown>, config.shutdownGraceMs, options.quietMs);
       await stopBackupSocket();
+      await stopScheduledBackups();
       // Before the pubsub, mailer and database it uses are closed: mail under way is finished first.
       await stopNotifier();
       await stopReminders();

@@ -73,6 +73,10 @@ const EnvSchema = v.object({
   // Encryption at rest (docs/decisions/049-encryption-at-rest.md): 32 random bytes in base64, given
   // as the value or as a file holding it; the previous one only while keys are being rotated.
   MASTER_KEY: v.optional(masterKeyText),
+  // The embedded database's own backups (docs/decisions/070-automatic-backups.md): 0 minutes turns them off.
+  BACKUP_INTERVAL_MINUTES: v.optional(v.pipe(v.string(), v.regex(/^\d{1,6}$/, "must be a whole number of minutes (0 turns automatic backups off)"), v.transform(Number), v.maxValue(527_040, "must be at most a year")), "1440"),
+  BACKUP_KEEP: v.optional(v.pipe(v.string(), v.regex(/^\d{1,4}$/, "must be a whole number of archives"), v.transform(Number), v.minValue(1, "must be at least 1"), v.maxValue(1000, "must be at most 1000")), "7"),
+  BACKUP_DIR: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
   MASTER_KEY_FILE: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
   MASTER_KEY_PREVIOUS: v.optional(masterKeyText),
   // The metrics page (docs/decisions/054-health-and-metrics.md) is off unless a scraper's token is set.
@@ -154,6 +158,15 @@ export interface Config {
   metricsToken: string | null;
   /** How long SIGTERM waits for requests under way before closing what is left (decision 056). */
   shutdownGraceMs: number;
+  /** The embedded database's automatic backups; null on Postgres (pg_dump is the operator's) or when turned off. */
+  backups: BackupSchedule | null;
+}
+
+/** Automatic backups of the embedded database: where, how often, how many are kept. */
+export interface BackupSchedule {
+  directory: string;
+  everyMs: number;
+  keep: number;
 }
 
 export class ConfigError extends Error {}
@@ -204,6 +217,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     metricsToken: e.METRICS_TOKEN ?? null,
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    backups:
+      e.DATABASE_URL || e.BACKUP_INTERVAL_MINUTES === 0
+        ? null
+        : { directory: resolve(dataDir, e.BACKUP_DIR ?? "backups"), everyMs: e.BACKUP_INTERVAL_MINUTES * 60_000, keep: e.BACKUP_KEEP },
   };
 }
 

@@ -57,6 +57,12 @@ try {
     console.error(error.message);
     process.exit(78);
   }
+  // A directory another process holds, or one that does not open: one line saying what to do.
+  const { StartRefusedError } = await import("./lib/start-refused.ts");
+  if (error instanceof StartRefusedError) {
+    console.error(error.message);
+    process.exit(error.exitCode);
+  }
   logError("Lantern could not start", error);
   process.exit(1);
 }

@@ -1,4 +1,5 @@
 import type { Config } from "./config.ts";
+import { listBackups } from "./lib/backup/scheduled.ts";
 import type { DemoSeedOutcome } from "./demo.ts";
 import { DEMO_PASSWORD, DEMO_REPORT_PASSWORD } from "../db/seed/demo-accounts.ts";
 
@@ -18,11 +19,20 @@ export function startBanner(config: Config, port: number, seed: DemoSeedOutcome)
     lines.push(`  Demo reports (each with the password ${DEMO_REPORT_PASSWORD}):`);
     for (const report of seed.reports) lines.push(`    ${report.reportId}  ${report.organisationSlug.padEnd(10)} ${report.status}`);
   }
+  if (config.backups && config.database.kind === "pglite") {
+    const newest = listBackups(config.backups.directory)[0];
+    lines.push(`  Automatic backups:   every ${describeInterval(config.backups.everyMs)} into ${config.backups.directory}, the last ${config.backups.keep} kept (${newest ? `newest ${newest.madeAt.toISOString()}` : "none yet"})`);
+  }
   if (seed.kind === "empty") {
     lines.push("  No staff account exists yet. Create the first one with:");
     lines.push("    bun run cli create-superadmin --email you@example.org --password '<a strong password>'");
   }
   return lines;
+}
+
+function describeInterval(ms: number): string {
+  const minutes = ms / 60_000;
+  return minutes % 60 === 0 ? `${minutes / 60} h` : `${minutes} min`;
 }
 
 function defaultPort(protocol: "http" | "https"): number {

@@ -175,6 +175,7 @@ export const outboxMessages = register(new Gauge("lantern_mail_outbox_messages",
 export const jobRuns = register(new Counter("lantern_job_runs_total", "Runs of background jobs, by job.", ["job"]));
 export const jobFailures = register(new Counter("lantern_job_failures_total", "Failed runs of background jobs, by job.", ["job"]));
 export const jobLastSuccess = register(new Gauge("lantern_job_last_success_timestamp_seconds", "When a background job last finished without error (unix time).", ["job"]));
+export const backupLastMade = register(new Gauge("lantern_backup_last_timestamp_seconds", "When the newest automatic backup of the embedded database was made (unix time); 0 while there is none.", []));
 export const residentMemory = register(new Gauge("lantern_process_resident_memory_bytes", "Resident memory of the server process.", []));
 export const uptime = register(new Gauge("lantern_process_uptime_seconds", "Seconds since the server process started.", []));
 
