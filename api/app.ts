@@ -16,7 +16,7 @@ import { schema } from "./graphql/schema.ts";
 import { createWebSocketHandler, type SocketData } from "./graphql/websocket.ts";
 import { SessionSockets, sessionKeyOf, TOO_MANY_SOCKETS } from "./graphql/socket-limits.ts";
 import { accessLog } from "./http/access-log.ts";
-import { crossOriginRefusal, jsonBodiesOnly, originGuard, refuse } from "./http/origin-guard.ts";
+import { jsonBodiesOnly, originCheck, originGuard, refuse } from "./http/origin-guard.ts";
 import { authRoutes } from "./http/auth-routes.ts";
 import { ssoRoutes } from "./http/sso-routes.ts";
 import { onboardingRoutes } from "./http/onboarding-routes.ts";
@@ -46,6 +46,7 @@ export function createApp(services: Services, options: { siteRoot: string; direc
   const hono = new Hono<AppEnv>();
 
   const { protocol } = services.config;
+  const originRefusal = originCheck(protocol);
   const secureCookies = protocol === "https";
 
   hono.use("*", requestMetrics());
@@ -54,7 +55,7 @@ export function createApp(services: Services, options: { siteRoot: string; direc
   hono.route("/", healthRoutes(services, options.migrationsFolder));
   hono.route("/", metricsRoutes(services));
   // Before the session is looked up: a refused request costs no database work.
-  hono.use("/api/*", originGuard(protocol));
+  hono.use("/api/*", originGuard(originRefusal));
   hono.use("*", requestState(services));
   const jsonBodyLimit = requestBodyLimit({
     maxSize: JSON_BODY_LIMIT_BYTES,
@@ -101,7 +102,7 @@ export function createApp(services: Services, options: { siteRoot: string; direc
   // site's page would carry our cookies, so it is refused before it exists.
   const upgrade = new Hono<AppEnv>();
   upgrade.use("*", async (c, next) => {
-    const refusal = crossOriginRefusal(c.req.raw.headers, protocol);
+    const refusal = originRefusal(c.req.raw.headers);
     if (refusal) return refuse(c, refusal, 403);
     await next();
   });
