@@ -1,0 +1,24 @@
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+
+/**
+ * When an entry without a person happened, as it is stored (docs/decisions/064-reporter-activity-grain.md):
+ * the start of the UTC day, plus one microsecond for each entry about the same object already stored
+ * at that day's start. The microseconds keep the day's entries in the order they were written, and
+ * say nothing of the hour: a database dump holds no finer time than the console shows.
+ *
+ * Only the day's first second is counted, where nothing but such entries lies (a person's entry in
+ * that second only shifts the count); the index on (object_type, object_id, created_at) serves it.
+ */
+export function dayGrainCreatedAt(organisationId: SQLWrapper, objectType: SQLWrapper, objectId: SQLWrapper): SQL {
+  return sql`(date_trunc('day', now(), 'UTC') + (
+    select count(*) from user_activities earlier
+    where earlier.object_type = ${objectType} and earlier.object_id is not distinct from ${objectId}
+      and earlier.organisation_id is not distinct from ${organisationId}
+      and earlier.created_at >= date_trunc('day', now(), 'UTC') and earlier.created_at < date_trunc('day', now(), 'UTC') + interval '1 second'
+  ) * interval '1 microsecond')`;
+}
+
+/** The UTC day an entry stored at day grain happened on, as the API answers it. */
+export function utcDay(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+}
