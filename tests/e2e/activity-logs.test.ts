@@ -65,6 +65,7 @@ describe("Activity Logs in Chromium", () => {
       expect(await row.locator('td[data-label="Date"]').getAttribute("title")).toBe(DAY_ONLY_NOTE);
     }
     expect(await rows.filter({ hasText: "Report draft saved" }).count()).toBe(0);
+    await screenshot(page, "activity-logs-reporter");
     expect(problems).toEqual([]);
     await page.close();
 
