@@ -118,8 +118,8 @@ async function seedReport(
       widgetId,
       page: pageOf(form.widgets, widgetId),
       answer: (typeof answer === "string" ? [answer] : answer).map((text) => input.sealer.sealText("answer", text)),
-      createdAt: at(start + FILL_MINUTES * MINUTE_DAYS),
-      updatedAt: at(start),
+      createdAt: utcDayStart(at(start + FILL_MINUTES * MINUTE_DAYS)),
+      updatedAt: utcDayStart(at(start)),
     })),
   );
 

@@ -13,7 +13,7 @@ import { endOfDay, ORGANISATION_NOT_FOUND, parseDateFilter, startOfDay, type Dat
 import { REPORT_NOT_FOUND, reportFor, visibleReports } from "../reports/policy.ts";
 import { USER_NOT_FOUND } from "../users/rules.ts";
 import { pageLimit, pageOffset } from "../users/service.ts";
-import { utcDay } from "./day-grain.ts";
+import { utcDay } from "../../lib/day-grain.ts";
 import { DELETED_USER_KEY, visibleMetadata } from "./metadata.ts";
 
 /**

@@ -1,4 +1,5 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { utcToday } from "../../lib/day-grain.ts";
 
 /**
  * When an entry without a person happened, as it is stored (docs/decisions/064-reporter-activity-grain.md):
@@ -10,15 +11,10 @@ import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
  * that second only shifts the count); the index on (object_type, object_id, created_at) serves it.
  */
 export function dayGrainCreatedAt(organisationId: SQLWrapper, objectType: SQLWrapper, objectId: SQLWrapper): SQL {
-  return sql`(date_trunc('day', now(), 'UTC') + (
+  return sql`(${utcToday()} + (
     select count(*) from user_activities earlier
     where earlier.object_type = ${objectType} and earlier.object_id is not distinct from ${objectId}
       and earlier.organisation_id is not distinct from ${organisationId}
-      and earlier.created_at >= date_trunc('day', now(), 'UTC') and earlier.created_at < date_trunc('day', now(), 'UTC') + interval '1 second'
+      and earlier.created_at >= ${utcToday()} and earlier.created_at < ${utcToday()} + interval '1 second'
   ) * interval '1 microsecond')`;
-}
-
-/** The UTC day an entry stored at day grain happened on, as the API answers it. */
-export function utcDay(at: Date): Date {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
 }

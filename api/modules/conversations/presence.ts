@@ -3,7 +3,7 @@ import { reportConversations } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
 import { logError } from "../../lib/log.ts";
 import type { PresenceStatus } from "../../shared/enums.ts";
-import { utcDay } from "../audit/day-grain.ts";
+import { utcDay } from "../../lib/day-grain.ts";
 import { conversationFor } from "./access.ts";
 import { publishActivity } from "./write.ts";
 

@@ -9,6 +9,7 @@ import { openAnswer, sealAnswer } from "./answers.ts";
 import type { NewReporterSession } from "./sessions.ts";
 import type { DraftLoad } from "./draft-limits.ts";
 import { dayGrainCreatedAt } from "../audit/day-grain.ts";
+import { utcToday } from "../../lib/day-grain.ts";
 
 /**
  * A reporter's Draft read and written in as few statements as its journey allows (decision 026).
@@ -135,7 +136,7 @@ const startStatement = fixedStatement<StartValue>((value) => {
     -- Staff read a report's createdAt: the day the reporter began it is all that is kept (decision 064).
     guard as (
       insert into report_submissions (id, organisation_id, form_id, build_id, status, created_at)
-      select ${value("id")}::uuid, ${value("organisationId")}::uuid, form.id, form.deployed_build_id, 'Draft', date_trunc('day', now(), 'UTC') from room, form where room.free
+      select ${value("id")}::uuid, ${value("organisationId")}::uuid, form.id, form.deployed_build_id, 'Draft', ${utcToday()} from room, form where room.free
       returning id, build_id, xmin::text as version
     ),
     session as (
@@ -234,11 +235,12 @@ const pageWriteStatement = fixedStatement<"page" | "now" | "id" | "organisationI
         and a.widget_id in (select jsonb_array_elements_text(${value("pageWidgetIds")}::text::jsonb))
         and not (${value("kept")}::text::jsonb ? a.widget_id)
     ),
+    -- An answer keeps the day it was written, not the minute (decision 064).
     saved_answers as (
-      insert into report_submission_answers (submission_id, widget_id, page, answer)
-      select guard.id, kept.key, ${value("page")}::int, array(select jsonb_array_elements_text(kept.value))
+      insert into report_submission_answers (submission_id, widget_id, page, answer, created_at, updated_at)
+      select guard.id, kept.key, ${value("page")}::int, array(select jsonb_array_elements_text(kept.value)), ${utcToday()}, ${utcToday()}
       from guard, jsonb_each(${value("kept")}::text::jsonb) kept
-      on conflict (submission_id, widget_id) do update set page = excluded.page, answer = excluded.answer, updated_at = ${value("now")}::text::timestamptz
+      on conflict (submission_id, widget_id) do update set page = excluded.page, answer = excluded.answer, updated_at = excluded.updated_at
     ),
     dropped_files as (
       delete from blobs b using report_submission_attachments f, guard

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { eq, sql } from "drizzle-orm";
-import { reportConversations, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
+import { asc, eq, inArray, sql } from "drizzle-orm";
+import { blobs, reportConversations, reportSubmissionAttachments, reportSubmissions, userActivities, users } from "../../../db/schema/index.ts";
 import { resultRows } from "../../../db/results.ts";
 import { startDemoWithStaff } from "../../helpers/demo.ts";
 import { upload } from "../../fixtures/attachments.ts";
@@ -16,12 +16,15 @@ import type { TestServer } from "../../helpers/server.ts";
  */
 
 const MIGRATIONS = join(import.meta.dir, "..", "..", "..", "db", "migrations");
-const migrationSql = () => {
-  const folder = readdirSync(MIGRATIONS).find((name) => name.endsWith("_reporter_activity_day_grain"))!;
+const migrationSql = (name: string) => {
+  const folder = readdirSync(MIGRATIONS).find((folder) => folder.endsWith(`_${name}`))!;
   return readFileSync(join(MIGRATIONS, folder, "migration.sql"), "utf8").split("--> statement-breakpoint");
 };
+const runMigration = async (name: string) => {
+  for (const statement of migrationSql(name)) await server.db.execute(sql.raw(statement));
+};
 
-const REPORTER_ACTIONS = ["Start", "AddAttachment", "Complete", "ReporterLogin", "SendMessage"];
+const REPORTER_ACTIONS = ["Start", "AddAttachment", "AddAttachment", "Complete", "ReporterLogin", "SendMessage"];
 const LOG = `query ($id: ID!) { userActivities(objectType: ReportSubmission, objectID: $id, limit: 100) { list { action createdAt dayOnly user { firstName } } } }`;
 type LoggedEntry = { action: string; createdAt: string; dayOnly: boolean; user: { firstName: string } | null };
 
@@ -38,6 +41,7 @@ beforeAll(async () => {
   const reporter = new ReporterClient(server, "demo.localhost");
   await reporter.post("/api/auth/report_start", { reportFormID: main.form.id });
   expect((await upload(reporter, "evidence.txt", "Day grain")).status).toBe(200);
+  expect((await upload(reporter, "second.txt", "Day grain, again")).status).toBe(200);
   for (const [page, answers] of pagesOfAnswers(main.widgets).entries()) await reporter.gql(UPDATE, { page, answers });
   const done = await reporter.gql<{ userReportSubmissionComplete: { reportID: string; generatedPassword: string } }>(COMPLETE);
   const { reportID, generatedPassword } = done.data!.userReportSubmissionComplete;
@@ -74,6 +78,28 @@ describe("storage", () => {
   test("the report's createdAt, the moment its draft began, is stored as its day", async () => {
     const [row] = await server.db.select({ createdAt: reportSubmissions.createdAt }).from(reportSubmissions).where(eq(reportSubmissions.id, report.id));
     expect(row!.createdAt.toISOString()).toEndWith("T00:00:00.000Z");
+  });
+});
+
+/** How far into its UTC day each value of a timestamp column was stored, in microseconds. */
+async function offsets(table: string, column: string, where: string, id: string) {
+  const rows = resultRows<{ us: string }>(
+    await server.db.execute(sql`select (extract(epoch from ${sql.identifier(column)} - date_trunc('day', ${sql.identifier(column)}, 'UTC')) * 1000000)::bigint::text as us
+      from ${sql.identifier(table)} where ${sql.identifier(where)} = ${id}::uuid order by ${sql.identifier(column)}`),
+  );
+  return rows.map((row) => Number(row.us));
+}
+
+describe("storage of what the reporter wrote and sent", () => {
+  test("answers keep the day they were written; uploads their day and their order, on their rows and their blobs", async () => {
+    const answers = [...(await offsets("report_submission_answers", "created_at", "submission_id", report.id)), ...(await offsets("report_submission_answers", "updated_at", "submission_id", report.id))];
+    expect(answers.length).toBeGreaterThan(0);
+    expect(new Set(answers)).toEqual(new Set([0]));
+    const files = await server.db.select().from(reportSubmissionAttachments).where(eq(reportSubmissionAttachments.submissionId, report.id)).orderBy(asc(reportSubmissionAttachments.createdAt), asc(reportSubmissionAttachments.id));
+    expect(files.map((file) => file.fileSizeBytes)).toEqual([Buffer.byteLength("Day grain"), Buffer.byteLength("Day grain, again")]);
+    expect(await offsets("report_submission_attachments", "created_at", "submission_id", report.id)).toEqual([0, 1]);
+    const blobRows = await server.db.select({ createdAt: blobs.createdAt }).from(blobs).where(inArray(blobs.id, files.map((file) => file.blobId)));
+    for (const row of blobRows) expect(row.createdAt.toISOString()).toEndWith("T00:00:00.000Z");
   });
 });
 
@@ -134,7 +160,7 @@ describe("the migration", () => {
       { ...base, action: "Join", userId: ownerId, createdAt: at("2026-03-04T16:00:00.123Z") },
       { ...base, action: "SetPriority", metadata: { deleted_user: true }, createdAt: at("2026-03-05T09:10:11.012Z") },
     ]);
-    for (const statement of migrationSql()) await server.db.execute(sql.raw(statement));
+    await runMigration("reporter_activity_day_grain");
 
     const stored = await server.db.select({ action: userActivities.action, createdAt: userActivities.createdAt }).from(userActivities).where(eq(userActivities.objectId, target.id));
     const microseconds = resultRows<{ action: string; us: string }>(
@@ -148,5 +174,22 @@ describe("the migration", () => {
     expect(timeOf("SetPriority")).toBe("2026-03-05T09:10:11.012Z");
     const [row] = await server.db.select({ createdAt: reportSubmissions.createdAt }).from(reportSubmissions).where(eq(reportSubmissions.id, target.id));
     expect(row!.createdAt.toISOString()).toBe("2026-03-04T00:00:00.000Z");
+  });
+
+  test("gives uploads stored with their time their day and their order among the report's uploads, and their blobs their day", async () => {
+    const files = await server.db.select().from(reportSubmissionAttachments).where(eq(reportSubmissionAttachments.submissionId, report.id)).orderBy(asc(reportSubmissionAttachments.createdAt));
+    const [first, second] = files;
+    // As an older release stored them: the second upload a minute after the first, the next day's later.
+    await server.db.update(reportSubmissionAttachments).set({ createdAt: new Date("2026-03-04T15:17:02.345Z") }).where(eq(reportSubmissionAttachments.id, second!.id));
+    await server.db.update(reportSubmissionAttachments).set({ createdAt: new Date("2026-03-04T15:16:01.234Z") }).where(eq(reportSubmissionAttachments.id, first!.id));
+    await server.db.update(blobs).set({ createdAt: new Date("2026-03-04T15:16:01.230Z") }).where(inArray(blobs.id, [first!.blobId, second!.blobId]));
+    await runMigration("upload_day_grain");
+
+    const after = await server.db.select().from(reportSubmissionAttachments).where(eq(reportSubmissionAttachments.submissionId, report.id)).orderBy(asc(reportSubmissionAttachments.createdAt));
+    expect(after.map((file) => file.id)).toEqual([first!.id, second!.id]);
+    expect(after.map((file) => file.createdAt.toISOString())).toEqual(["2026-03-04T00:00:00.000Z", "2026-03-04T00:00:00.000Z"]);
+    expect(await offsets("report_submission_attachments", "created_at", "submission_id", report.id)).toEqual([0, 1]);
+    const blobRows = await server.db.select({ createdAt: blobs.createdAt }).from(blobs).where(inArray(blobs.id, [first!.blobId, second!.blobId]));
+    expect(blobRows.map((row) => row.createdAt.toISOString())).toEqual(["2026-03-04T00:00:00.000Z", "2026-03-04T00:00:00.000Z"]);
   });
 });
