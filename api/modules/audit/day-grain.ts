@@ -10,11 +10,13 @@ import { utcToday } from "../../lib/day-grain.ts";
  * Only the day's first second is counted, where nothing but such entries lies (a person's entry in
  * that second only shifts the count); the index on (object_type, object_id, created_at) serves it.
  */
-export function dayGrainCreatedAt(organisationId: SQLWrapper, objectType: SQLWrapper, objectId: SQLWrapper): SQL {
+export function dayGrainCreatedAt(organisationId: SQLWrapper | null, objectType: SQLWrapper, objectId: SQLWrapper | null): SQL {
+  // Plain equality or IS NULL, never IS NOT DISTINCT FROM: only these can use the index.
+  const sameObject = objectId ? sql`earlier.object_id = ${objectId}` : sql`earlier.object_id is null`;
+  const sameOrganisation = organisationId ? sql`earlier.organisation_id = ${organisationId}` : sql`earlier.organisation_id is null`;
   return sql`(${utcToday()} + (
     select count(*) from user_activities earlier
-    where earlier.object_type = ${objectType} and earlier.object_id is not distinct from ${objectId}
-      and earlier.organisation_id is not distinct from ${organisationId}
+    where earlier.object_type = ${objectType} and ${sameObject} and ${sameOrganisation}
       and earlier.created_at >= ${utcToday()} and earlier.created_at < ${utcToday()} + interval '1 second'
   ) * interval '1 microsecond')`;
 }

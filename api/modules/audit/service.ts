@@ -33,7 +33,7 @@ export async function recordActivity(tx: Database, actor: Actor | { userId: stri
   const [row] = await tx
     .insert(userActivities)
     .values({
-      ...(userId === null ? { createdAt: dayGrainCreatedAt(sql`${entry.organisationId}::uuid`, sql`${entry.objectType}::audit_object_type`, sql`${objectId}::text`) } : {}),
+      ...(userId === null ? { createdAt: dayGrainCreatedAt(entry.organisationId === null ? null : sql`${entry.organisationId}::uuid`, sql`${entry.objectType}::audit_object_type`, objectId === null ? null : sql`${objectId}::text`) } : {}),
       organisationId: entry.organisationId,
       userId,
       objectType: entry.objectType,
