@@ -14,9 +14,17 @@ import { createGraphqlServer, GRAPHQL_PATH } from "./graphql/yoga.ts";
 import { directRequests } from "./graphql/direct-requests.ts";
 import { schema } from "./graphql/schema.ts";
 import { createWebSocketHandler, type SocketData } from "./graphql/websocket.ts";
-import { SessionSockets, sessionKeyOf, TOO_MANY_SOCKETS } from "./graphql/socket-limits.ts";
+import {
+  ANONYMOUS_RETRY_AFTER_SECONDS,
+  type AnonymousSocketBounds,
+  anonymousSocketBounds,
+  sessionKeyOf,
+  SocketPlaces,
+  TOO_MANY_ANONYMOUS_SOCKETS,
+  TOO_MANY_SOCKETS,
+} from "./graphql/socket-limits.ts";
 import { accessLog } from "./http/access-log.ts";
-import { crossOriginRefusal, jsonBodiesOnly, originGuard, refuse } from "./http/origin-guard.ts";
+import { jsonBodiesOnly, originCheck, originGuard, refuse } from "./http/origin-guard.ts";
 import { authRoutes } from "./http/auth-routes.ts";
 import { ssoRoutes } from "./http/sso-routes.ts";
 import { onboardingRoutes } from "./http/onboarding-routes.ts";
@@ -38,7 +46,15 @@ export interface LanternApp {
   hono: Hono<AppEnv>;
 }
 
-export function createApp(services: Services, options: { siteRoot: string; directGraphql?: boolean; migrationsFolder?: string }): LanternApp {
+export interface AppOptions {
+  siteRoot: string;
+  directGraphql?: boolean;
+  migrationsFolder?: string;
+  /** Tighter bounds on sockets without a session, for tests that reach them (socket-limits.ts). */
+  anonymousSockets?: Partial<AnonymousSocketBounds>;
+}
+
+export function createApp(services: Services, options: AppOptions): LanternApp {
   const site = new StaticSite(options.siteRoot);
   const yoga = createGraphqlServer({ production: services.config.production });
   // Tests turn it off to compare its answers with Yoga's own (tests/api/graphql/direct-requests.test.ts).
@@ -46,6 +62,7 @@ export function createApp(services: Services, options: { siteRoot: string; direc
   const hono = new Hono<AppEnv>();
 
   const { protocol } = services.config;
+  const originRefusal = originCheck(protocol);
   const secureCookies = protocol === "https";
 
   hono.use("*", requestMetrics());
@@ -54,7 +71,7 @@ export function createApp(services: Services, options: { siteRoot: string; direc
   hono.route("/", healthRoutes(services, options.migrationsFolder));
   hono.route("/", metricsRoutes(services));
   // Before the session is looked up: a refused request costs no database work.
-  hono.use("/api/*", originGuard(protocol));
+  hono.use("/api/*", originGuard(originRefusal));
   hono.use("*", requestState(services));
   const jsonBodyLimit = requestBodyLimit({
     maxSize: JSON_BODY_LIMIT_BYTES,
@@ -101,27 +118,34 @@ export function createApp(services: Services, options: { siteRoot: string; direc
   // site's page would carry our cookies, so it is refused before it exists.
   const upgrade = new Hono<AppEnv>();
   upgrade.use("*", async (c, next) => {
-    const refusal = crossOriginRefusal(c.req.raw.headers, protocol);
+    const refusal = originRefusal(c.req.raw.headers);
     if (refusal) return refuse(c, refusal, 403);
     await next();
   });
   upgrade.use("*", requestState(services));
-  const sessionSockets = new SessionSockets();
+  const anonymousBounds = anonymousSocketBounds(options.anonymousSockets);
+  const places = new SocketPlaces(anonymousBounds.maxSockets);
   upgrade.get(GRAPHQL_PATH, (c) => {
     const server = (c.env as { server: Server<SocketData> }).server;
     const protocol = c.req.header("sec-websocket-protocol") ?? "";
     const ctx = requestCtx(c);
     const sessionKey = sessionKeyOf(ctx.actor);
-    if (sessionKey && !sessionSockets.take(sessionKey)) return c.json({ error: TOO_MANY_SOCKETS, message: TOO_MANY_SOCKETS, code: "TOO_MANY_REQUESTS" }, 429);
+    if (!places.take(sessionKey)) {
+      if (sessionKey) return c.json({ error: TOO_MANY_SOCKETS, message: TOO_MANY_SOCKETS, code: "TOO_MANY_REQUESTS" }, 429);
+      // The process is full of sockets nobody signed in on, not this client's doing alone; the
+      // connection is not kept alive, so a refused upgrade holds no file descriptor.
+      const headers = { "Retry-After": String(ANONYMOUS_RETRY_AFTER_SECONDS), Connection: "close" };
+      return c.json({ error: TOO_MANY_ANONYMOUS_SOCKETS, message: TOO_MANY_ANONYMOUS_SOCKETS, code: "SERVICE_UNAVAILABLE" }, 503, headers);
+    }
     const data: SocketData = { ctx, protocol: protocol.split(",")[0]?.trim() ?? "", sessionKey };
     if (server.upgrade(c.req.raw, { data })) return new Response(null);
-    if (sessionKey) sessionSockets.release(sessionKey);
+    places.release(sessionKey);
     return c.text("Upgrade failed", 400);
   });
 
   return {
     hono,
-    websocket: countedSockets(createWebSocketHandler(yoga, sessionSockets, services.invalidator)),
+    websocket: countedSockets(createWebSocketHandler(yoga, places, services.invalidator, anonymousBounds)),
     async fetch(request, server) {
       // A Host header that is not a host (say "a:1:2") leaves no valid request URL; every layer
       // below reads that URL, so such a request is refused here, before any of them.

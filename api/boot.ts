@@ -4,7 +4,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { openDatabase, type DatabaseHandle } from "../db/client.ts";
 import { migrateDatabase } from "../db/migrate.ts";
 import type { PreparedClusterFiles } from "../db/prepared-cluster.ts";
-import { createApp, type LanternApp } from "./app.ts";
+import { type AppOptions, createApp, type LanternApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import type { Services } from "./context.ts";
 import type { SocketData } from "./graphql/websocket.ts";
@@ -48,6 +48,8 @@ export interface BootOptions {
   /** Listen on this port instead of config.port (0 picks a free one). */
   port?: number;
   hostname?: string;
+  /** Tighter bounds on sockets without a session, for tests (they can only be lowered). */
+  anonymousSockets?: AppOptions["anonymousSockets"];
 }
 
 export interface RunningLantern {
@@ -121,7 +123,11 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
   const stopRetention = startRetention(services);
   const stopHousekeeping = startHousekeeping(services);
   const legacySealing = startLegacySealing(database.db, keyRing, services.blobs);
-  const app = createApp(services, { siteRoot: options.siteRoot ?? DEFAULT_SITE_ROOT, ...(options.migrationsFolder ? { migrationsFolder: options.migrationsFolder } : {}) });
+  const app = createApp(services, {
+    siteRoot: options.siteRoot ?? DEFAULT_SITE_ROOT,
+    ...(options.migrationsFolder ? { migrationsFolder: options.migrationsFolder } : {}),
+    ...(options.anonymousSockets ? { anonymousSockets: options.anonymousSockets } : {}),
+  });
   // Caches serve only once this instance hears the invalidation channel: waiting for that (a round
   // trip, bounded) lets the first requests use them. Unheard, the instance still serves, uncached.
   await invalidator.heard(2_000);

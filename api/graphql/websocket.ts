@@ -11,7 +11,17 @@ import { logError } from "../lib/log.ts";
 import { maskError } from "./errors.ts";
 import { announcingWhenListening, liveAnnouncement } from "./live-announcement.ts";
 import type { GraphqlServer } from "./yoga.ts";
-import { MAX_FRAME_BYTES, MAX_OPERATIONS_PER_SOCKET, OperationBudget, OPERATIONS_TOO_FAST, type SessionSockets, TOO_MANY_OPERATIONS, tooManyRequests } from "./socket-limits.ts";
+import {
+  ANONYMOUS_IDLE_CLOSE,
+  type AnonymousSocketBounds,
+  MAX_FRAME_BYTES,
+  MAX_OPERATIONS_PER_SOCKET,
+  OperationBudget,
+  OPERATIONS_TOO_FAST,
+  type SocketPlaces,
+  TOO_MANY_OPERATIONS,
+  tooManyRequests,
+} from "./socket-limits.ts";
 
 /** The spec's keep-alive: the server pings every 10 seconds; a client that stops answering is dropped. */
 export const KEEP_ALIVE_MS = 10_000;
@@ -20,8 +30,13 @@ const PING = JSON.stringify({ type: "ping" });
 export interface SocketData {
   ctx: Ctx;
   protocol: string;
-  /** The session whose place among its sockets this one holds (socket-limits.ts); none for anonymous sockets. */
+  /** The session whose place among its sockets this one holds (socket-limits.ts); null: it holds an anonymous place. */
   sessionKey: string | null;
+  /** An anonymous socket's watch for idleness, and whether an operation started since it last looked. */
+  idleWatch?: ReturnType<typeof setTimeout>;
+  operationStarted?: boolean;
+  /** How many operations graphql-ws is running on the socket, once it has started one. */
+  running?: () => number;
   budget?: OperationBudget;
   onMessage?: (data: string) => Promise<void>;
   closed?: (code?: number, reason?: string) => Promise<void>;
@@ -37,7 +52,7 @@ type RootValue = { execute: Enveloped["execute"]; subscribe: Enveloped["subscrib
  * graphql-ws over Bun's WebSocket, executing through Yoga's envelop so subscriptions get the
  * same context, limits and error masking as HTTP requests.
  */
-export function createWebSocketHandler(yoga: GraphqlServer, sessionSockets: SessionSockets, invalidator: Invalidator): WebSocketHandler<SocketData> {
+export function createWebSocketHandler(yoga: GraphqlServer, places: SocketPlaces, invalidator: Invalidator, anonymous: AnonymousSocketBounds): WebSocketHandler<SocketData> {
   const open = new Set<ServerWebSocket<SocketData>>();
   // A session ended or changed anywhere (logout, reset, password or 2FA change, suspension, a deleted
   // report) is looked at again at once on its sockets, not only at the next keep-alive: running
@@ -73,6 +88,8 @@ export function createWebSocketHandler(yoga: GraphqlServer, sessionSockets: Sess
       // Checked before the query is even parsed: a refused operation costs nothing, and only it is refused.
       const { socket } = ctx.extra;
       const { data } = socket;
+      data.operationStarted = true;
+      data.running ??= () => Object.keys(ctx.subscriptions).length;
       if (data.budget && !data.budget.take()) return [tooManyRequests(OPERATIONS_TOO_FAST)];
       // A session ended since the socket opened starts nothing more, even before its socket is closed.
       if (!(await closeUnlessCurrent(socket, data.ctx.services.sessionCache))) return [new GraphQLError("Unauthorized", { extensions: { code: "UNAUTHENTICATED" } })];
@@ -120,6 +137,7 @@ export function createWebSocketHandler(yoga: GraphqlServer, sessionSockets: Sess
         },
         { socket },
       );
+      if (socket.data.sessionKey === null) closeWhenIdle(socket, anonymous.idleMs);
       socket.data.keepAlive = setInterval(() => {
         keepAlive(socket).catch((error: unknown) => logError("WebSocket keep-alive failed", error));
       }, KEEP_ALIVE_MS);
@@ -137,7 +155,8 @@ export function createWebSocketHandler(yoga: GraphqlServer, sessionSockets: Sess
     async close(socket, code, reason) {
       open.delete(socket);
       clearInterval(socket.data.keepAlive);
-      if (socket.data.sessionKey) sessionSockets.release(socket.data.sessionKey);
+      clearTimeout(socket.data.idleWatch);
+      places.release(socket.data.sessionKey);
       try {
         await socket.data.closed?.(code, reason);
         // A reporter's page has gone: their side of the chat reads Offline (errors are only logged).
@@ -147,6 +166,24 @@ export function createWebSocketHandler(yoga: GraphqlServer, sessionSockets: Sess
       }
     },
   };
+}
+
+/**
+ * Closes an anonymous socket once a whole period passes in which it started no operation and had
+ * none running. Pings, pongs and frames that are not operations do not count: they keep nothing
+ * open. Without connection_init no operation can start, so such a socket is closed after one period.
+ */
+function closeWhenIdle(socket: ServerWebSocket<SocketData>, idleMs: number): void {
+  socket.data.idleWatch = setTimeout(() => {
+    const { data } = socket;
+    if (socket.readyState !== WebSocket.OPEN) return;
+    if (data.operationStarted || (data.running?.() ?? 0) > 0) {
+      data.operationStarted = false;
+      closeWhenIdle(socket, idleMs);
+      return;
+    }
+    socket.close(ANONYMOUS_IDLE_CLOSE.code, ANONYMOUS_IDLE_CLOSE.reason);
+  }, idleMs);
 }
 
 /** Pings, and ends the socket once the session behind it (staff or reporter) has expired or ended. */

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import type { Services } from "../context.ts";
 import { isUuid } from "../lib/ids.ts";
-import { logError } from "../lib/log.ts";
+import { logInfo } from "../lib/log.ts";
 import { parseWith } from "../lib/validation.ts";
 import { AnswersInput } from "../modules/reporting/answers.ts";
 import { startReport } from "../modules/reporting/draft.ts";
@@ -21,13 +21,12 @@ const StartInput = v.object({ reportFormID: required, answers: v.optional(Answer
 const LoginInput = v.object({ reportID: required, password: v.pipe(v.string("Required"), v.nonEmpty("Required"), v.maxLength(200, "Too long")), verifyToken: VerifyToken });
 const HandoffInput = v.object({ handoff: required });
 
-let lastMissingFormLog = 0;
-
 /** The reporter's REST calls (docs/decisions/008-reporter-api.md). */
 export function reportRoutes(services: Services) {
   const app = new Hono<AppEnv>();
   const maxAge = Math.floor(REPORTER_ABSOLUTE_TIMEOUT_MS / 1000);
   const secure = services.config.protocol === "https";
+  let lastMissingFormLog = 0;
 
   app.post("/report_start", async (c) => {
     const collector = cookieCollector(secure);
@@ -43,11 +42,12 @@ export function reportRoutes(services: Services) {
   app.post("/report_finish", async (c) => {
     const body = await readJsonObject(c).catch(() => ({}) as Record<string, unknown>);
     if (!isUuid(body.reportFormID)) {
-      // The spec's guard: without a form id, log and do nothing. Anyone can call this, so the line is
-      // written at most once a minute: a flood of such calls must not fill the error log.
+      // The spec's guard: without a form id, log and do nothing. Quick Exit outside a form sends none,
+      // so this is normal use, not an error. Anyone can call this, so the line is written at most
+      // once a minute: a flood of such calls must not fill the log.
       if (Date.now() - lastMissingFormLog > 60_000) {
         lastMissingFormLog = Date.now();
-        logError("report_finish called without a reportFormID");
+        logInfo("report_finish called without a reportFormID (Quick Exit outside a form)");
       }
       return c.json({ ok: false });
     }

@@ -14,7 +14,7 @@ import { generateReportId } from "../../api/lib/report-credentials.ts";
 import { TERMINAL_SUBMISSION_STATUSES, type SubmissionStatus } from "../../api/shared/enums.ts";
 import type { SeededOrganisation } from "./demo-people.ts";
 import type { OrganisationScenarios, ReportScenario } from "./demo-report-scenarios.ts";
-import { daysAgo } from "./demo-time.ts";
+import { daysAgo, utcDayStart } from "./demo-time.ts";
 import { pageOf, type PublishedForm } from "./publish-form.ts";
 
 /** One seeded report's reporter credentials, for the CLI to print. */
@@ -106,7 +106,7 @@ async function seedReport(
       passwordHash: input.passwordHash,
       internalReference: scenario.internalReference ?? "",
       currentPage: Math.max(pages - 1, 0),
-      createdAt: at(start + FILL_MINUTES * MINUTE_DAYS),
+      createdAt: utcDayStart(at(start + FILL_MINUTES * MINUTE_DAYS)),
       updatedAt: at(lastActivity),
     })
     .returning({ id: reportSubmissions.id });
@@ -118,8 +118,8 @@ async function seedReport(
       widgetId,
       page: pageOf(form.widgets, widgetId),
       answer: (typeof answer === "string" ? [answer] : answer).map((text) => input.sealer.sealText("answer", text)),
-      createdAt: at(start + FILL_MINUTES * MINUTE_DAYS),
-      updatedAt: at(start),
+      createdAt: utcDayStart(at(start + FILL_MINUTES * MINUTE_DAYS)),
+      updatedAt: utcDayStart(at(start)),
     })),
   );
 

@@ -12,3 +12,8 @@ export function daysAgo(days: number, now: Date = new Date()): Date {
 export function isoDateDaysAgo(days: number, now: Date = new Date()): string {
   return daysAgo(days, now).toISOString().slice(0, 10);
 }
+
+/** The start of the UTC day of `at`: what a reporter's or the system's moments are stored as (decision 064). */
+export function utcDayStart(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+}

@@ -8,7 +8,7 @@ import { CONFIDENTIAL_FINANCE_FORM, GENERAL_ENQUIRY_FORM, SAFETY_COMPLIANCE_FORM
 import { seedPeople, type SeededOrganisation } from "./demo-people.ts";
 import { demoScenarios } from "./demo-report-scenarios.ts";
 import { seedReports, type DemoReportCredential } from "./demo-reports.ts";
-import { daysAgo } from "./demo-time.ts";
+import { daysAgo, utcDayStart } from "./demo-time.ts";
 import { insertPublishedForm, type PublishedForm } from "./publish-form.ts";
 
 export type { DemoReportCredential } from "./demo-reports.ts";
@@ -62,7 +62,8 @@ export async function seedDemo(db: Database): Promise<SeedDemoResult> {
         objectId: organisation.id,
         action: "SeedDemo",
         metadata: { name: organisation.name },
-        createdAt: now,
+        // An entry without a person keeps its day only, as the server writes them (decision 064).
+        createdAt: utcDayStart(now),
       });
     }
     return { seeded: true, reports };

@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import type { Locator } from "playwright-core";
 import { eq } from "drizzle-orm";
 import { reportSubmissionAssignees, reportSubmissions, users } from "../../db/schema/index.ts";
 import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
+import { DAY_ONLY_NOTE } from "../../site/src/admin/ui/activity-labels.ts";
 import { recordProblems, screenshot } from "../helpers/browser.ts";
 import { demoInBrowser, expectAxeClean, signInToConsole } from "../helpers/console-browser.ts";
 import { demoForm, ReporterClient, submitReport } from "../helpers/reporter.ts";
@@ -11,6 +13,7 @@ import { joinTeam, loginAs } from "../helpers/session.ts";
 // a member (who may not read audit logs) is not offered the tab and its address shows the report.
 
 const suite = demoInBrowser();
+const dateOf = (row: Locator) => row.locator('td[data-label="Date"]').textContent();
 
 describe("Activity Logs in Chromium", () => {
   test("the owner pages through a report's activity; a member is not offered it", async () => {
@@ -44,6 +47,8 @@ describe("Activity Logs in Chromium", () => {
     await expect(rows.first().textContent()).resolves.toContain("Report closed · Assigned → Completed");
     await expect(rows.first().textContent()).resolves.toContain("Olivia Bennett · Owner");
     await expect(rows.nth(1).textContent()).resolves.toContain("Priority changed · Medium → Low");
+    // Staff entries keep their time of day.
+    expect((await dateOf(rows.first()))?.trim()).toMatch(/^\d{1,2}(st|nd|rd|th) [A-Z][a-z]{2}\. \d{4} - \d{1,2}:\d{2}(am|pm)$/);
     await page.getByText(/Showing 1–20 of \d+/).waitFor();
     await screenshot(page, "activity-logs");
     await expectAxeClean(page, "activity logs");
@@ -53,6 +58,14 @@ describe("Activity Logs in Chromium", () => {
     await rows.filter({ hasText: "Report submitted" }).waitFor();
     await expect(rows.filter({ hasText: "Report submitted" }).textContent()).resolves.toContain("Reporter");
     await expect(rows.last().textContent()).resolves.toContain("Report started");
+    // The reporter's keep only their day, and say why (decision 064).
+    for (const action of ["Report started", "Report submitted"]) {
+      const row = rows.filter({ hasText: action });
+      expect((await dateOf(row))?.trim()).toMatch(/^\d{1,2}(st|nd|rd|th) [A-Z][a-z]{2}\. \d{4}$/);
+      expect(await row.locator('td[data-label="Date"]').getAttribute("title")).toBe(DAY_ONLY_NOTE);
+    }
+    expect(await rows.filter({ hasText: "Report draft saved" }).count()).toBe(0);
+    await screenshot(page, "activity-logs-reporter");
     expect(problems).toEqual([]);
     await page.close();
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startLantern, type RunningLantern } from "../../api/boot.ts";
+import { type BootOptions, startLantern, type RunningLantern } from "../../api/boot.ts";
 import { parseConfig } from "../../api/config.ts";
 import { TEST_MASTER_KEY } from "./master-key.ts";
 import type { Database } from "../../db/client.ts";
@@ -27,7 +27,9 @@ export interface TestServer {
  * given `databaseUrl` (Postgres only), over another server's database: a second instance, for
  * events that must cross instances. That database stays its first server's to drop.
  */
-export async function startTestServer(options: { env?: Record<string, string>; siteRoot?: string; databaseUrl?: string; embeddedOnDisk?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { env?: Record<string, string>; siteRoot?: string; databaseUrl?: string; embeddedOnDisk?: boolean; anonymousSockets?: BootOptions["anonymousSockets"] } = {},
+): Promise<TestServer> {
   // embeddedOnDisk: without Postgres, the server opens its own PGlite in DATA_DIR/pglite, as `bun run start` does (for tests of what lands on disk).
   const onDisk = options.embeddedOnDisk && !usingPostgres();
   const database = options.databaseUrl || onDisk ? { url: options.databaseUrl ?? null, pglite: null, drop: async () => {} } : await cloneTemplate();
@@ -46,6 +48,7 @@ export async function startTestServer(options: { env?: Record<string, string>; s
     hostname: "127.0.0.1",
     ...(database.pglite ? { pglite: database.pglite } : {}),
     ...(options.siteRoot ? { siteRoot: options.siteRoot } : {}),
+    ...(options.anonymousSockets ? { anonymousSockets: options.anonymousSockets } : {}),
   });
   const port = lantern.server.port!;
   const origin = `http://127.0.0.1:${port}`;

@@ -13,7 +13,8 @@ import { endOfDay, ORGANISATION_NOT_FOUND, parseDateFilter, startOfDay, type Dat
 import { REPORT_NOT_FOUND, reportFor, visibleReports } from "../reports/policy.ts";
 import { USER_NOT_FOUND } from "../users/rules.ts";
 import { pageLimit, pageOffset } from "../users/service.ts";
-import { visibleMetadata } from "./metadata.ts";
+import { utcDay } from "../../lib/day-grain.ts";
+import { DELETED_USER_KEY, visibleMetadata } from "./metadata.ts";
 
 /**
  * Reading the audit log (spec: userActivities, userActivity). Only holders of UserActivityList
@@ -29,6 +30,8 @@ export interface ActivityView {
   id: string;
   action: string;
   createdAt: Date;
+  /** Stored with its day only (day-grain.ts); createdAt is then that UTC day's start. */
+  dayOnly: boolean;
   objectId: string | null;
   objectType: AuditObjectType;
   isGrouped: boolean;
@@ -94,6 +97,7 @@ const activityColumns = {
   isGrouped: userActivities.isGrouped,
   parentId: userActivities.parentId,
   metadata: userActivities.metadata,
+  writtenBy: userActivities.userId,
   userId: users.id,
   firstName: users.firstName,
   lastName: users.lastName,
@@ -103,10 +107,13 @@ const activityColumns = {
 type ActivityRow = Awaited<ReturnType<typeof selectActivities>>[number];
 
 function toView(row: ActivityRow): ActivityView {
+  // A deleted person's entries lose their author too, but keep their time: the marker tells them apart.
+  const dayOnly = row.writtenBy === null && row.metadata[DELETED_USER_KEY] !== true;
   return {
     id: row.id,
     action: row.action,
-    createdAt: row.createdAt,
+    createdAt: dayOnly ? utcDay(row.createdAt) : row.createdAt,
+    dayOnly,
     objectId: row.objectId,
     objectType: row.objectType,
     isGrouped: row.isGrouped,

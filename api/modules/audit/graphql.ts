@@ -23,7 +23,13 @@ UserActivityType.implement({
     id: t.exposeID("id"),
     action: t.exposeString("action"),
     user: t.expose("user", { type: UserActivityUserType, nullable: true, description: "Null when a reporter or the system acted, or the account is gone." }),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    createdAt: t.expose("createdAt", {
+      type: "DateTime",
+      description: "When it happened; for an entry with dayOnly, the start of the UTC day it happened on.",
+    }),
+    dayOnly: t.exposeBoolean("dayOnly", {
+      description: "Only the day is recorded: an entry without a person (a reporter's, an enquirer's or the system's) keeps no time of day (decision 064).",
+    }),
     objectID: t.exposeID("objectId", { nullable: true }),
     objectType: t.expose("objectType", { type: AuditObjectTypeEnum }),
     isGrouped: t.exposeBoolean("isGrouped"),

@@ -1,7 +1,9 @@
+import { sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { userActivities } from "../../../db/schema/index.ts";
 import type { Actor } from "../../context.ts";
 import type { AuditObjectType } from "../../shared/audit-object-types.ts";
+import { dayGrainCreatedAt } from "./day-grain.ts";
 
 export interface ActivityEntry {
   organisationId: string | null;
@@ -22,17 +24,20 @@ export interface ActivityEntry {
 /**
  * Writes one audit entry. Always called with the transaction of the change it records, so the
  * entry exists exactly when the change does. A reporter is recorded as no user: nothing about
- * who they are is written.
+ * who they are is written. An entry without a person (a reporter's, an enquirer's, the system's,
+ * which follows what a reporter did) keeps only its day (day-grain.ts, decision 064).
  */
 export async function recordActivity(tx: Database, actor: Actor | { userId: string }, entry: ActivityEntry): Promise<string> {
   const userId = "userId" in actor ? actor.userId : null;
+  const objectId = entry.objectId ?? null;
   const [row] = await tx
     .insert(userActivities)
     .values({
+      ...(userId === null ? { createdAt: dayGrainCreatedAt(entry.organisationId === null ? null : sql`${entry.organisationId}::uuid`, sql`${entry.objectType}::audit_object_type`, objectId === null ? null : sql`${objectId}::text`) } : {}),
       organisationId: entry.organisationId,
       userId,
       objectType: entry.objectType,
-      objectId: entry.objectId ?? null,
+      objectId,
       objectCode: entry.objectCode ?? null,
       action: entry.action,
       metadata: entry.metadata ?? {},

@@ -1,8 +1,9 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { reportConversations } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
 import { logError } from "../../lib/log.ts";
 import type { PresenceStatus } from "../../shared/enums.ts";
+import { utcDay } from "../../lib/day-grain.ts";
 import { conversationFor } from "./access.ts";
 import { publishActivity } from "./write.ts";
 
@@ -43,11 +44,19 @@ function columnsOf(conversation: ConversationRow, side: Side) {
     : { status: conversation.staffStatus, lastSeenAt: conversation.staffLastSeenAt, lastTypedAt: conversation.staffLastTypedAt };
 }
 
+/**
+ * A reporter who has left is "last seen" by the day only (decision 064): while they are there staff
+ * see it live anyway, and the time is kept only as long as the 60-second staleness needs it.
+ */
+const dayOf = (at: Date | null) => (at ? utcDay(at) : null);
+
 /** One side's presence as the other side sees it, with stale statuses read as Offline. */
 export function presenceOf(conversation: ConversationRow, side: Side, now: Date = new Date()): PresenceView {
   const { status, lastSeenAt, lastTypedAt } = columnsOf(conversation, side);
   const stale = !lastSeenAt || now.getTime() - lastSeenAt.getTime() > PRESENCE_STALE_MS;
-  return { otherUserStatus: stale ? "Offline" : status, lastSeenAt, lastTypedAt };
+  const otherUserStatus = stale ? "Offline" : status;
+  if (side === "Guest" && otherUserStatus === "Offline") return { otherUserStatus, lastSeenAt: dayOf(lastSeenAt), lastTypedAt: dayOf(lastTypedAt) };
+  return { otherUserStatus, lastSeenAt, lastTypedAt };
 }
 
 export const presenceFromEvent = (event: PresenceEvent): PresenceView => ({
@@ -71,12 +80,16 @@ export async function updateUserStatus(ctx: Ctx, reportSubmissionID: string | nu
   const now = new Date();
   const current = columnsOf(access.conversation, side);
   if (status === "Typing" && current.status === "Typing" && current.lastTypedAt && now.getTime() - current.lastTypedAt.getTime() < TYPING_THROTTLE_MS) return true;
-  const lastTypedAt = status === "Typing" ? now : current.lastTypedAt;
-  // Offline too marks "seen": the person was here until this moment.
+  // Offline too marks "seen": the person was here until this moment (a reporter: this day).
+  const leaving = side === "Guest" && status === "Offline";
+  const lastSeenAt = leaving ? utcDay(now) : now;
+  const lastTypedAt = status === "Typing" ? now : leaving ? dayOf(current.lastTypedAt) : current.lastTypedAt;
   const values =
-    side === "Guest" ? { guestStatus: status, guestLastSeenAt: now, guestLastTypedAt: lastTypedAt } : { staffStatus: status, staffLastSeenAt: now, staffLastTypedAt: lastTypedAt };
+    side === "Guest"
+      ? { guestStatus: status, guestLastSeenAt: lastSeenAt, guestLastTypedAt: lastTypedAt }
+      : { staffStatus: status, staffLastSeenAt: lastSeenAt, staffLastTypedAt: lastTypedAt };
   await ctx.db.update(reportConversations).set(values).where(eq(reportConversations.id, access.conversation.id));
-  await announcePresence(ctx, access.submission.organisationId, access.submission.id, { side, status, lastSeenAt: now.toISOString(), lastTypedAt: lastTypedAt?.toISOString() ?? null });
+  await announcePresence(ctx, access.submission.organisationId, access.submission.id, { side, status, lastSeenAt: lastSeenAt.toISOString(), lastTypedAt: lastTypedAt?.toISOString() ?? null });
   return true;
 }
 
@@ -95,15 +108,15 @@ export async function markReporterOffline(ctx: Ctx): Promise<void> {
   if (ctx.actor.kind !== "reporter" || !ctx.actor.submissionId) return;
   const submissionId = ctx.actor.submissionId;
   try {
-    const now = new Date();
+    const today = utcDay(new Date());
     const changed = await ctx.db
       .update(reportConversations)
-      .set({ guestStatus: "Offline", guestLastSeenAt: now })
+      .set({ guestStatus: "Offline", guestLastSeenAt: today, guestLastTypedAt: sql`date_trunc('day', ${reportConversations.guestLastTypedAt}, 'UTC')` })
       .where(and(eq(reportConversations.submissionId, submissionId), eq(reportConversations.organisationId, ctx.actor.organisationId), ne(reportConversations.guestStatus, "Offline")))
       .returning({ organisationId: reportConversations.organisationId, lastTypedAt: reportConversations.guestLastTypedAt });
     const [row] = changed;
     if (!row) return;
-    await announcePresence(ctx, row.organisationId, submissionId, { side: "Guest", status: "Offline", lastSeenAt: now.toISOString(), lastTypedAt: row.lastTypedAt?.toISOString() ?? null });
+    await announcePresence(ctx, row.organisationId, submissionId, { side: "Guest", status: "Offline", lastSeenAt: today.toISOString(), lastTypedAt: row.lastTypedAt?.toISOString() ?? null });
   } catch (error) {
     logError("Could not mark a reporter offline", error);
   }

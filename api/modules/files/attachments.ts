@@ -1,8 +1,9 @@
-import { and, count, eq, sum } from "drizzle-orm";
+import { and, count, eq, sql, sum } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { blobs, reportForms, reportSubmissionAttachments } from "../../../db/schema/index.ts";
 import type { Ctx, ReporterActor } from "../../context.ts";
 import { badInput, notFound, UserError } from "../../lib/errors.ts";
+import { nextInUtcDay } from "../../lib/day-grain.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { recordActivity } from "../audit/service.ts";
 import { removeBlobBytes, storeCheckedFile } from "./stored-blob.ts";
@@ -42,6 +43,13 @@ export interface AttachmentView {
   /** False when the file's type could not be cleaned and it was stored as sent, so the reporter's page can say so. */
   metadataRemoved: boolean;
 }
+
+/**
+ * An upload keeps its day and its place after the report's earlier uploads, not its minute (decision
+ * 064): staff list a report's files in the order they came.
+ */
+const uploadedInOrder = (submissionId: string) =>
+  nextInUtcDay(sql`(select max(${reportSubmissionAttachments.createdAt}) from ${reportSubmissionAttachments} where ${reportSubmissionAttachments.submissionId} = ${submissionId})`);
 
 /** ".PDF", "pdf" and " .pdf " in a form's settings all mean pdf. */
 const normaliseType = (type: string) => type.trim().toLowerCase().replace(/^\./u, "");
@@ -98,7 +106,7 @@ export async function addReportAttachment(ctx: Ctx, read: () => Promise<Incoming
       const blobId = await insertBlobRow(tx);
       const [attachment] = await tx
         .insert(reportSubmissionAttachments)
-        .values({ submissionId: state.submission.id, blobId, fileName: storedFileName, fileSizeBytes: stored.length, mimeType })
+        .values({ submissionId: state.submission.id, blobId, fileName: storedFileName, fileSizeBytes: stored.length, mimeType, createdAt: uploadedInOrder(state.submission.id) })
         .returning();
       // No file name in the audit log: it is the reporter's words and may name them.
       await recordActivity(tx, actor, {

@@ -2,6 +2,7 @@ import type { Database } from "../../../db/client.ts";
 import { blobs } from "../../../db/schema/index.ts";
 import type { Ctx } from "../../context.ts";
 import { newBlobKey } from "../../lib/blob-store.ts";
+import { utcToday } from "../../lib/day-grain.ts";
 import { logError } from "../../lib/log.ts";
 import { sha256Hex } from "../../lib/tokens.ts";
 import type { BlobPurpose } from "../../shared/enums.ts";
@@ -55,6 +56,8 @@ export async function storeCheckedFile<T>(
         sizeBytes: file.bytes.length,
         sha256: sha256Hex(storedBytes),
         metadataRemoved: file.metadataRemoved ?? true,
+        // A reporter's upload keeps only its day (decision 064), here as on its attachment row.
+        ...(file.purpose === "Attachment" ? { createdAt: utcToday() } : {}),
       })
       .returning({ id: blobs.id });
     return row!.id;

@@ -8,13 +8,15 @@ import { NEW_REPORT_JOB } from "../notifications/new-report-job.ts";
 import { openAnswer, sealAnswer } from "./answers.ts";
 import type { NewReporterSession } from "./sessions.ts";
 import type { DraftLoad } from "./draft-limits.ts";
+import { dayGrainCreatedAt } from "../audit/day-grain.ts";
+import { utcToday } from "../../lib/day-grain.ts";
 
 /**
  * A reporter's Draft read and written in as few statements as its journey allows (decision 026).
  *
  * Each page save and the completion are one read and one write. The write is a single statement, so
- * it is one transaction by itself: the answers, the submission and the audit entry change together or
- * not at all. Instead of locking the row between the read and the write, the write names the row
+ * it is one transaction by itself: the answers, the submission and (for the start and the completion)
+ * the audit entry change together or not at all. Instead of locking the row between the read and the write, the write names the row
  * version it was computed from (`xmin`, which every UPDATE of the row changes) and changes nothing if
  * the row moved on in between, say a second tab saved first; the caller then reads again and decides
  * again. So two saves of one Draft still apply one after the other, as under a row lock.
@@ -64,12 +66,15 @@ export async function readDraft(db: Database, sealer: Sealer, organisationId: st
 }
 
 /**
- * The audit entry of a reporter's step, written only when the guarded update changed the row. The
- * action is one of this file's own constants, so it is part of the statement's text.
+ * The audit entry of a reporter's step, written only when the guarded update changed the row, and
+ * stored with its day only (decision 064). The action is one of this file's own constants, so it is
+ * part of the statement's text. A page save writes none: triage needs to know a report was started
+ * and completed, not how long each page took.
  */
-function reporterActivity(organisationId: SQLWrapper, action: "Start" | "UpdateDraft" | "Complete", metadata: SQLWrapper, objectCode: SQLWrapper | null): SQL {
-  return sql`insert into user_activities (organisation_id, user_id, object_type, object_id, object_code, action, metadata, is_grouped)
-    select ${organisationId}::uuid, null, 'ReportSubmission', guard.id::text, ${objectCode ?? sql`null`}, ${sql.raw(`'${action}'`)}, ${metadata}, false from guard`;
+function reporterActivity(organisationId: SQLWrapper, action: "Start" | "Complete", metadata: SQLWrapper, objectCode: SQLWrapper | null): SQL {
+  const createdAt = dayGrainCreatedAt(sql`${organisationId}::uuid`, sql`'ReportSubmission'::audit_object_type`, sql`guard.id::text`);
+  return sql`insert into user_activities (organisation_id, user_id, object_type, object_id, object_code, action, metadata, is_grouped, created_at)
+    select ${organisationId}::uuid, null, 'ReportSubmission', guard.id::text, ${objectCode ?? sql`null`}, ${sql.raw(`'${action}'`)}, ${metadata}, false, ${createdAt} from guard`;
 }
 
 export interface DraftStart {
@@ -128,9 +133,10 @@ const startStatement = fixedStatement<StartValue>((value) => {
     room as (
       select ${under("paidOrganisationDrafts", "paidFormDrafts", "paidBytes")} and (${under("freeOrganisationDrafts", "freeFormDrafts", "freeBytes")} or exists (select 1 from paid)) as free from counted
     ),
+    -- Staff read a report's createdAt: the day the reporter began it is all that is kept (decision 064).
     guard as (
-      insert into report_submissions (id, organisation_id, form_id, build_id, status)
-      select ${value("id")}::uuid, ${value("organisationId")}::uuid, form.id, form.deployed_build_id, 'Draft' from room, form where room.free
+      insert into report_submissions (id, organisation_id, form_id, build_id, status, created_at)
+      select ${value("id")}::uuid, ${value("organisationId")}::uuid, form.id, form.deployed_build_id, 'Draft', ${utcToday()} from room, form where room.free
       returning id, build_id, xmin::text as version
     ),
     session as (
@@ -215,7 +221,7 @@ export interface PageWrite {
 }
 
 // Values through text: a parameter the server types as jsonb would be JSON-encoded a second time by the driver.
-const pageWriteStatement = fixedStatement<"page" | "now" | "id" | "organisationId" | "version" | "pageWidgetIds" | "kept" | "keepsAttachments" | "keepAttachmentIds" | "metadata">(
+const pageWriteStatement = fixedStatement<"page" | "now" | "id" | "organisationId" | "version" | "pageWidgetIds" | "kept" | "keepsAttachments" | "keepAttachmentIds">(
   (value) => sql`
     with guard as (
       update report_submissions set current_page = greatest(current_page, ${value("page")}::int),
@@ -229,26 +235,26 @@ const pageWriteStatement = fixedStatement<"page" | "now" | "id" | "organisationI
         and a.widget_id in (select jsonb_array_elements_text(${value("pageWidgetIds")}::text::jsonb))
         and not (${value("kept")}::text::jsonb ? a.widget_id)
     ),
+    -- An answer keeps the day it was written, not the minute (decision 064).
     saved_answers as (
-      insert into report_submission_answers (submission_id, widget_id, page, answer)
-      select guard.id, kept.key, ${value("page")}::int, array(select jsonb_array_elements_text(kept.value))
+      insert into report_submission_answers (submission_id, widget_id, page, answer, created_at, updated_at)
+      select guard.id, kept.key, ${value("page")}::int, array(select jsonb_array_elements_text(kept.value)), ${utcToday()}, ${utcToday()}
       from guard, jsonb_each(${value("kept")}::text::jsonb) kept
-      on conflict (submission_id, widget_id) do update set page = excluded.page, answer = excluded.answer, updated_at = ${value("now")}::text::timestamptz
+      on conflict (submission_id, widget_id) do update set page = excluded.page, answer = excluded.answer, updated_at = excluded.updated_at
     ),
     dropped_files as (
       delete from blobs b using report_submission_attachments f, guard
       where ${value("keepsAttachments")}::boolean and f.submission_id = guard.id and b.id = f.blob_id
         and not (${value("keepAttachmentIds")}::text::jsonb ? f.id::text)
       returning b.storage_key
-    ),
-    activity as (${reporterActivity(value("organisationId"), "UpdateDraft", sql`${value("metadata")}::text::jsonb`, null)})
+    )
     select (select version from guard) as version, coalesce((select array_agg(storage_key) from dropped_files), '{}') as removed
   `,
 );
 
 /**
  * Stores one page: replaces the page's answers, drops the attachments not kept (their blob rows; the
- * attachment rows follow by cascade), moves the current page on and writes the audit entry. Answers
+ * attachment rows follow by cascade) and moves the current page on. Answers
  * `null` when the Draft changed (or was completed) since `snapshot` was read; nothing was written then.
  */
 export async function writePage(db: Database, write: PageWrite): Promise<{ removedStorageKeys: string[]; after: DraftSnapshot } | null> {
@@ -263,7 +269,6 @@ export async function writePage(db: Database, write: PageWrite): Promise<{ remov
     kept: JSON.stringify(Object.fromEntries(Object.entries(write.kept).map(([widgetId, answer]) => [widgetId, sealAnswer(write.sealer, answer)]))),
     keepsAttachments: write.keepAttachmentIds !== null,
     keepAttachmentIds: JSON.stringify(write.keepAttachmentIds ?? []),
-    metadata: JSON.stringify({ page: write.page }),
   });
   const [row] = resultRows<{ version: string | null; removed: string[] }>(result);
   if (!row?.version) return null;

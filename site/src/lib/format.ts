@@ -41,3 +41,10 @@ export function formatDateTime(value: string | Date): string | undefined {
   const hour12 = hours % 12 === 0 ? 12 : hours % 12;
   return `${ordinal(date.getDate())} ${MONTHS[date.getMonth()]}. ${date.getFullYear()} - ${hour12}:${minutes}${hours < 12 ? 'am' : 'pm'}`;
 }
+
+/** 'Do MMM. YYYY' of the UTC day, e.g. '3rd Mar. 2024': for values stored as a day's start, whatever the viewer's time zone. */
+export function formatUtcDay(value: string | Date): string | undefined {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return undefined;
+  return `${ordinal(date.getUTCDate())} ${MONTHS[date.getUTCMonth()]}. ${date.getUTCFullYear()}`;
+}

@@ -116,9 +116,8 @@ describe("userActivities for a report", () => {
     expect(JSON.stringify(log)).not.toContain("HR-2291");
     // Whatever the reporter did is theirs alone: no user, nothing about them.
     expect(login!.user).toBeNull();
-    expect(log.list.filter((entry) => entry.user === null).map((entry) => entry.action)).toEqual(
-      expect.arrayContaining(["ReporterLogin", "Complete", "UpdateDraft", "Start"]),
-    );
+    // Page saves are not recorded (decision 064).
+    expect(log.list.filter((entry) => entry.user === null).map((entry) => entry.action)).toEqual(["ReporterLogin", "NotifyNewReport", "Complete", "Start"]);
     // Dates descend.
     const times = log.list.map((entry) => Date.parse(entry.createdAt));
     expect([...times].sort((a, b) => b - a)).toEqual(times);

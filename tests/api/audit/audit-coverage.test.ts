@@ -143,7 +143,7 @@ const EXEMPT: Record<string, string> = {
   reportConversationReadMessages: "a read receipt, not a change of record; the messages it marks are already logged as sent",
   reportConversationUpdateUserStatus: "presence (typing, online), not a change of record",
   reportFormUnlock: "a reporter opening a password-protected form: a check, nothing changes",
-  userReportSubmissionUpdate: "reporter side: records UpdateDraft with no user (draft-statements.ts), tested with the reporter journey",
+  userReportSubmissionUpdate: "reporter side: a page save of the reporter's own draft is not recorded (decision 064)",
   userReportSubmissionComplete: "reporter side: records Complete with no user, tested with the reporter journey",
   userReportSubmissionChangePassword: "reporter side: records ChangeReporterPassword with no user, tested in tests/api/reporting",
   guestSendEnquiry: "reporter side: records SendEnquiry with no user behind a proof-of-work check, tested in tests/api/reporting",

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { loginAs, type StaffClient } from "../../helpers/session.ts";
-import { collect, wsClient } from "../../helpers/websocket.ts";
+import { collect, rawSocket, wsClient } from "../../helpers/websocket.ts";
 import { untilListening } from "../../helpers/live-topics.ts";
 import { userDisconnectTopic } from "../../../api/modules/auth/events.ts";
 import { createOrganisation, createUser } from "../../factories/users.ts";
@@ -11,6 +11,7 @@ import { maskError } from "../../../api/graphql/errors.ts";
 let server: TestServer;
 let member: StaffClient;
 let memberId: string;
+let memberLogin: { email: string; password: string };
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -18,6 +19,7 @@ beforeAll(async () => {
   const user = await createUser(server.db, { role: "MEMBER", organisationId: organisation.id });
   member = await loginAs(server, user.email, user.password);
   memberId = user.id;
+  memberLogin = { email: user.email, password: user.password };
 });
 afterAll(() => server.stop());
 
@@ -101,14 +103,13 @@ describe("subscriptions over graphql-ws on the same path", () => {
     await client.dispose();
   });
 
+  // A signed-in socket: one without a session is closed long before, once idle (decision 063).
   test("the server keeps the socket alive with a ping every 10 seconds", async () => {
-    const socket = new WebSocket(`ws://127.0.0.1:${server.port}/api/gql/query`, "graphql-transport-ws");
-    const messages: string[] = [];
-    socket.onmessage = (event) => messages.push(String(event.data));
-    await new Promise((resolve) => (socket.onopen = resolve));
+    const signedIn = await loginAs(server, memberLogin.email, memberLogin.password);
+    const socket = await rawSocket(server, { cookie: signedIn.cookie });
     socket.send(JSON.stringify({ type: "connection_init" }));
     await Bun.sleep(10_500);
-    expect(messages.map((m) => JSON.parse(m).type)).toEqual(["connection_ack", "ping"]);
+    expect(socket.messages.map((m) => (m as { type: string }).type)).toEqual(["connection_ack", "ping"]);
     socket.close();
   }, 20_000);
 });

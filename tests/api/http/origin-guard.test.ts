@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { organisations, reportSubmissions } from "../../../db/schema/index.ts";
 import { DEMO_PASSWORD, DEMO_REPORT_PASSWORD } from "../../../db/seed/demo-accounts.ts";
-import { CROSS_ORIGIN_REFUSED, crossOriginRefusal } from "../../../api/http/origin-guard.ts";
+import { CROSS_ORIGIN_REFUSED, crossOriginRefusal, protocolMismatch } from "../../../api/http/origin-guard.ts";
 import { startDemoWithStaff } from "../../helpers/demo.ts";
 import type { TestServer } from "../../helpers/server.ts";
 import { cookieFrom, loginAs, type DemoStaff } from "../../helpers/session.ts";
@@ -79,13 +79,14 @@ async function call(route: Route, headers: Record<string, string>): Promise<Resp
   return server.fetch(route.path.replace("SUBMISSION", submissionId), { ...init, method: route.method, headers: all, host: route.host });
 }
 
-const hostile = (route: Route): [string, Record<string, string>][] => [
+/** Each with the refusal it gets: the operator's scheme setting is named when it alone is the cause. */
+const hostile = (route: Route): [string, Record<string, string>, string?][] => [
   ["another site", { Origin: "http://evil.example" }],
   ["another site on our port", { Origin: `http://evil.example:${server.port}` }],
   ["a sandboxed page (Origin: null)", { Origin: "null" }],
   ["another organisation's subdomain", { Origin: `http://northwind.localhost:${server.port}` }],
   ["the global report login", { Origin: `http://login.localhost:${server.port}` }],
-  ["the same host over https", { Origin: `https://${route.host}:${server.port}` }],
+  ["the same host over https", { Origin: `https://${route.host}:${server.port}` }, protocolMismatch("http", "https")],
   ["the same host on another port", { Origin: `http://${route.host}:1` }],
   ["a cross-site page that sent no Origin", { "Sec-Fetch-Site": "cross-site" }],
   ["a same-site page that sent no Origin", { "Sec-Fetch-Site": "same-site" }],
@@ -93,13 +94,13 @@ const hostile = (route: Route): [string, Record<string, string>][] => [
 
 describe.each(routes)("$name", (route) => {
   test("refused with 403 and a clear message from any other origin", async () => {
-    for (const [, headers] of hostile(route)) {
+    for (const [, headers, message = CROSS_ORIGIN_REFUSED] of hostile(route)) {
       const response = await call(route, headers);
       expect(response.status).toBe(403);
       expect(response.headers.getSetCookie()).toEqual([]);
       expect(response.headers.get("Access-Control-Allow-Origin")).toBeNull();
       const body = (await response.json()) as { error?: string; errors?: { message: string }[] };
-      expect(body.error ?? body.errors?.[0]?.message).toBe(CROSS_ORIGIN_REFUSED);
+      expect(body.error ?? body.errors?.[0]?.message).toBe(message);
     }
   });
 
@@ -210,7 +211,7 @@ describe("the rule itself", () => {
   });
 
   test("the scheme Lantern is published under counts, and a request without a host has no own origin", () => {
-    expect(check({ Host: "demo.lantern.example", Origin: "http://demo.lantern.example" }, "https")).toBe(CROSS_ORIGIN_REFUSED);
+    expect(check({ Host: "demo.lantern.example", Origin: "http://demo.lantern.example" }, "https")).toBe(protocolMismatch("https", "http"));
     expect(check({ Origin: "http://demo.lantern.example" })).toBe(CROSS_ORIGIN_REFUSED);
     expect(check({ Host: "demo.lantern.example", Origin: "http://demo.lantern.example.evil.example" })).toBe(CROSS_ORIGIN_REFUSED);
     expect(check({ Host: "demo.lantern.example", Origin: "not a url" })).toBe(CROSS_ORIGIN_REFUSED);

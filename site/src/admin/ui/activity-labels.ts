@@ -1,3 +1,4 @@
+import { formatDateTime, formatUtcDay } from '../../lib/format';
 import { spaced } from './badges';
 import { roleLabelOf } from '../viewer';
 
@@ -101,4 +102,15 @@ export function activityActor(action: string, user: ActivityUser | null, metadat
   if (!user) return { name: SYSTEM_ACTIONS.has(action) ? 'System' : 'Reporter' };
   const name = `${user.firstName} ${user.lastName}`.trim() || 'Unnamed user';
   return { name, role: user.role === 'SUPER_ADMIN' ? SUPER_ADMIN_LABEL : roleLabelOf(user.role) };
+}
+
+/** Said beside an entry that keeps only its day, so the missing time reads as deliberate. */
+export const DAY_ONLY_NOTE = 'Only the day is recorded for what a reporter or the system does.';
+
+/**
+ * When an entry happened: date and time, or for an entry without a person only the day (the server
+ * stores no more, decision 064), which is a UTC day.
+ */
+export function activityWhen(entry: { createdAt: string; dayOnly: boolean }): string {
+  return (entry.dayOnly ? formatUtcDay(entry.createdAt) : formatDateTime(entry.createdAt)) ?? '';
 }

@@ -8,6 +8,7 @@ export type AuditEntry = {
   id: string;
   action: string;
   createdAt: string;
+  dayOnly: boolean;
   objectType: string;
   isGrouped: boolean;
   metadata: Record<string, unknown> | null;
@@ -19,7 +20,7 @@ export type ParentData = { userActivity: AuditEntry };
 export type PersonOption = { id: string; firstName: string; lastName: string };
 export type PeopleData = { users: { list: PersonOption[] } };
 
-const ENTRY_FIELDS = 'id action createdAt objectType isGrouped metadata user { firstName lastName role }';
+const ENTRY_FIELDS = 'id action createdAt dayOnly objectType isGrouped metadata user { firstName lastName role }';
 
 export const AUDIT_LOG_QUERY = `query AuditLogs($organisationID: ID, $parentID: ID, $objectType: AuditObjectType, $userID: ID, $dateFilter: DateFilterInput, $limit: Int, $offset: Int) {
   userActivities(organisationID: $organisationID, parentID: $parentID, objectType: $objectType, userID: $userID, dateFilter: $dateFilter, limit: $limit, offset: $offset) {

@@ -1,12 +1,11 @@
 import { useCallback, useMemo } from 'react';
 import { useQuery } from 'urql';
-import { formatDateTime } from '../../../lib/format';
 import { useStore } from '../../../lib/use-store';
 import { AUDIT_OBJECT_TYPES } from '../../../../../api/shared/audit-object-types';
 import { auditLogsPath } from '../../paths';
 import { $location, navigate } from '../../router';
 import { ActionsHeader } from '../../ui/actions-header';
-import { activityActor } from '../../ui/activity-labels';
+import { activityActor, activityWhen, DAY_ONLY_NOTE } from '../../ui/activity-labels';
 import { activitySentence } from '../../ui/activity-sentences';
 import { dateFilterOf, rangeProblem } from '../../ui/date-range';
 import { DateRangeFilter } from '../../ui/date-range-filter';
@@ -68,7 +67,9 @@ function EntryRow({ entry, organisationID }: { entry: AuditEntry; organisationID
       </td>
       <td data-label="Activity">{activitySentence(entry)}</td>
       <td data-label="Object Type">{OBJECT_TYPE_LABELS[entry.objectType as keyof typeof OBJECT_TYPE_LABELS] ?? entry.objectType}</td>
-      <td data-label="Date">{formatDateTime(entry.createdAt) ?? ''}</td>
+      <td data-label="Date" title={entry.dayOnly ? DAY_ONLY_NOTE : undefined}>
+        {activityWhen(entry)}
+      </td>
       <td className="table__actions">
         {entry.isGrouped && (
           <Link to={auditLogsPath(organisationID, entry.id)} className="button button--small button--secondary">
@@ -130,7 +131,7 @@ export function AuditLogsPage({ viewer, organisationID, parentAuditLogID }: Audi
         <div className="card card__body stack audit-log__group">
           <p>
             <strong>{parent.data ? activitySentence(parent.data.userActivity) : 'Loading…'}</strong>
-            {parent.data && <span className="muted"> · {formatDateTime(parent.data.userActivity.createdAt)}</span>}
+            {parent.data && <span className="muted"> · {activityWhen(parent.data.userActivity)}</span>}
           </p>
           <Link to={home}>Back to all Audit Logs</Link>
         </div>

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
-import { formatDateTime } from '../../../../lib/format';
-import { activityActor, activityDetail, activityLabel, type ActivityUser } from '../../../ui/activity-labels';
+import { activityActor, activityDetail, activityLabel, activityWhen, DAY_ONLY_NOTE, type ActivityUser } from '../../../ui/activity-labels';
 import { ErrorBanner } from '../../../ui/error-banner';
 import { errorMessage } from '../../../ui/errors';
 import { Pagination } from '../../../ui/pagination';
@@ -11,12 +10,13 @@ import type { ReportDetail } from './detail-api';
 
 export const ACTIVITIES_QUERY = `query ReportActivities($id: ID!, $limit: Int, $offset: Int) {
   userActivities(objectType: ReportSubmission, objectID: $id, limit: $limit, offset: $offset) {
-    total list { id action createdAt metadata user { firstName lastName role } } } }`;
+    total list { id action createdAt dayOnly metadata user { firstName lastName role } } } }`;
 
 type ReportActivity = {
   id: string;
   action: string;
   createdAt: string;
+  dayOnly: boolean;
   metadata: Record<string, unknown> | null;
   user: ActivityUser | null;
 };
@@ -84,7 +84,9 @@ function ActivityRow({ activity }: { activity: ReportActivity }) {
         {actor.name}
         {actor.role && <span className="muted">{` · ${actor.role}`}</span>}
       </td>
-      <td data-label="Date">{formatDateTime(activity.createdAt) ?? 'N/A'}</td>
+      <td data-label="Date" title={activity.dayOnly ? DAY_ONLY_NOTE : undefined}>
+        {activityWhen(activity) || 'N/A'}
+      </td>
     </tr>
   );
 }

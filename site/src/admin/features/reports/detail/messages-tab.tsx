@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { RedactedText } from '../../../../forms/redacted-text';
-import { formatDateTime } from '../../../../lib/format';
+import { formatDateTime, formatUtcDay } from '../../../../lib/format';
 import { isTerminalStatus } from '../../../ui/badges';
 import { ErrorBanner } from '../../../ui/error-banner';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
@@ -162,7 +162,8 @@ export function MessagesTab({ viewer, report, rules }: MessagesTabProps) {
 
 function ReporterPresence({ presence }: { presence: Presence | undefined }) {
   if (!presence) return null;
-  const seen = presence.lastSeenAt ? formatDateTime(presence.lastSeenAt) : undefined;
+  // Only the day a reporter was last here is kept (decision 064).
+  const seen = presence.lastSeenAt ? formatUtcDay(presence.lastSeenAt) : undefined;
   const text =
     presence.otherUserStatus === 'Typing'
       ? 'The reporter is typing…'
