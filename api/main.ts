@@ -1,6 +1,7 @@
 import { loadConfigOrExit } from "./config.ts";
 import { logError } from "./lib/log.ts";
 import { MasterKeyError } from "./lib/master-key.ts";
+import { handleStopSignals } from "./lib/stop-signals.ts";
 import { pgliteAssets } from "../db/pglite-assets.ts";
 
 const config = loadConfigOrExit();
@@ -17,6 +18,9 @@ process.on("uncaughtException", (error) => logError("Uncaught exception", error)
 // the rest of the server (GraphQL schema and all, imported below) has loaded. Decision 023.
 // A failure here is not lost: opening the database awaits the same promise and reports it.
 if (config.database.kind === "pglite") void pgliteAssets().catch(() => {});
+
+// Before the start, so a signal during it is acted on once the server has started (stop-signals.ts).
+const signals = handleStopSignals((signal) => process.exit(signal === "SIGINT" ? 130 : 143));
 
 try {
   const [{ startLantern }, { seedDemoWhenEmbedded }, { extractEmbedded }, { startBanner }] = await Promise.all([
@@ -36,10 +40,7 @@ try {
   if (config.logLevel === "info") console.log(startBanner(config, lantern.server.port!, seed).join("\n"));
   // The first signal stops gracefully (decision 056) and exits 0; a second one, while that runs, ends
   // the process at once with the shell's code for the signal.
-  let stopping = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(signal === "SIGINT" ? 130 : 143);
-    stopping = true;
+  signals.started((signal) => {
     if (config.logLevel === "info") console.log(`${signal}: stopping, requests under way get ${config.shutdownGraceMs / 1000} s`);
     lantern.stop({ quietMs: QUIET_BEFORE_CLOSE_MS }).then(
       () => process.exit(0),
@@ -48,9 +49,7 @@ try {
         process.exit(1);
       },
     );
-  };
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
+  });
 } catch (error) {
   // A master key that does not fit is the operator's to fix: one line, no stack.
   if (error instanceof MasterKeyError) {

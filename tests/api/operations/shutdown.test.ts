@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ConfigError, parseConfig } from "../../../api/config.ts";
+import { SAME_STOP_MS } from "../../../api/lib/stop-signals.ts";
 import { lanternHome, spawnLantern, fetchingServer, type LanternHome, type LanternProcess } from "../../helpers/lantern-process.ts";
 import { RawConnection, postHead } from "../../helpers/raw-http.ts";
 import { rawSocket, type RawSocket } from "../../helpers/websocket.ts";
+import { loginAs } from "../../helpers/session.ts";
+import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 
 /**
  * SIGTERM as an orchestrator sends it (decision 056): the server stops listening at once, closes
@@ -28,9 +31,10 @@ async function requestUnderWay(server: LanternProcess): Promise<{ connection: Ra
   return { connection, finish: () => connection.write(QUERY.slice(SLOW_HEAD_BYTES)) };
 }
 
-/** A socket that has finished graphql-ws's handshake. */
+/** A signed-in page's socket that has finished graphql-ws's handshake (one without a session is closed when idle: decision 063). */
 async function liveSocket(server: LanternProcess): Promise<RawSocket> {
-  const socket = await rawSocket(fetchingServer(server));
+  const staff = await loginAs(fetchingServer(server), "owner@demo.test", DEMO_PASSWORD);
+  const socket = await rawSocket(fetchingServer(server), { cookie: staff.cookie });
   expect(socket.opened).toBe(true);
   socket.send(JSON.stringify({ type: "connection_init" }));
   expect(await socket.waitFor((message) => message.type === "connection_ack")).toBe(true);
@@ -91,9 +95,24 @@ describe("graceful shutdown", () => {
     const underWay = await requestUnderWay(server);
     server.child.kill("SIGTERM");
     expect((await socket.closed).code).toBe(1012);
+    // A person's second Ctrl-C comes later than the same signal delivered twice (below).
+    await Bun.sleep(SAME_STOP_MS);
     server.child.kill("SIGTERM");
     expect(await server.child.exited).toBe(143);
     underWay.connection.close();
+  }, 90_000);
+
+  test("the same signal twice at once (the process group's and the one `bun run` forwards) is one graceful stop", async () => {
+    const server = await spawnLantern(home, { env: { SHUTDOWN_GRACE_SECONDS: "600" } });
+    const socket = await liveSocket(server);
+    const underWay = await requestUnderWay(server);
+    server.child.kill("SIGTERM");
+    server.child.kill("SIGTERM");
+    expect((await socket.closed).code).toBe(1012);
+    underWay.finish();
+    const answered = await underWay.connection.response(10_000);
+    expect(answered.status).toBe(200);
+    expect(await server.child.exited).toBe(0);
   }, 90_000);
 
   test("SHUTDOWN_GRACE_SECONDS is 10 by default and must be a whole number of seconds", () => {
