@@ -56,4 +56,5 @@ if (!result.success) {
   for (const log of result.logs) console.error(log);
   process.exit(1);
 }
-console.log(`Built ${relative(ROOT, outfile)}: \`${relative(ROOT, outfile)} --help\` lists its commands; it serves with none.`);
+const shown = relative(process.cwd(), outfile).startsWith("..") ? outfile : `./${relative(process.cwd(), outfile)}`;
+console.log(`Built ${shown}: \`${shown} --help\` lists its commands; with none it serves.`);
