@@ -1,67 +1,7 @@
 import { loadConfigOrExit } from "./config.ts";
-import { logError } from "./lib/log.ts";
-import { MasterKeyError } from "./lib/master-key.ts";
-import { handleStopSignals } from "./lib/stop-signals.ts";
-import { pgliteAssets } from "../db/pglite-assets.ts";
+import { runServer } from "./run-server.ts";
 
-const config = loadConfigOrExit();
-
-/** On a signal, new requests are refused with 503 until none has come for this long; then the listener closes (decision 056). */
-const QUIET_BEFORE_CLOSE_MS = 500;
-
-// The last line of defence: every input is handled where it arrives, but should a fault slip
-// through, one client's request must never take the server down for everyone else.
-process.on("unhandledRejection", (reason) => logError("Unhandled rejection", reason));
-process.on("uncaughtException", (error) => logError("Uncaught exception", error));
-
-// PGlite's WebAssembly compiles on the engine's own threads: started now, it is done by the time
-// the rest of the server (GraphQL schema and all, imported below) has loaded. Decision 023.
-// A failure here is not lost: opening the database awaits the same promise and reports it.
-if (config.database.kind === "pglite") void pgliteAssets().catch(() => {});
-
-// Before the start, so a signal during it is acted on once the server has started (stop-signals.ts).
-const signals = handleStopSignals((signal) => process.exit(signal === "SIGINT" ? 130 : 143));
-
-try {
-  const [{ startLantern }, { seedDemoWhenEmbedded }, { extractEmbedded }, { startBanner }] = await Promise.all([
-    import("./boot.ts"),
-    import("./demo.ts"),
-    import("./embedded.ts"),
-    import("./start-banner.ts"),
-  ]);
-  const embedded = await extractEmbedded(config.dataDir);
-  let seed: Awaited<ReturnType<typeof seedDemoWhenEmbedded>> = { kind: "existing", demo: false };
-  const lantern = await startLantern(config, {
-    ...(embedded ?? {}),
-    afterMigrate: async (database) => {
-      seed = await seedDemoWhenEmbedded(config, database);
-    },
-  });
-  if (config.logLevel === "info") console.log(startBanner(config, lantern.server.port!, seed).join("\n"));
-  // The first signal stops gracefully (decision 056) and exits 0; a second one, while that runs, ends
-  // the process at once with the shell's code for the signal.
-  signals.started((signal) => {
-    if (config.logLevel === "info") console.log(`${signal}: stopping, requests under way get ${config.shutdownGraceMs / 1000} s`);
-    lantern.stop({ quietMs: QUIET_BEFORE_CLOSE_MS }).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logError("Lantern did not stop cleanly", error);
-        process.exit(1);
-      },
-    );
-  });
-} catch (error) {
-  // A master key that does not fit is the operator's to fix: one line, no stack.
-  if (error instanceof MasterKeyError) {
-    console.error(error.message);
-    process.exit(78);
-  }
-  // A directory another process holds, or one that does not open: one line saying what to do.
-  const { StartRefusedError } = await import("./lib/start-refused.ts");
-  if (error instanceof StartRefusedError) {
-    console.error(error.message);
-    process.exit(error.exitCode);
-  }
-  logError("Lantern could not start", error);
-  process.exit(1);
-}
+// A checkout's server (`bun run start`, whose bundle is built from this file): it is for trying
+// Lantern, so an empty embedded database outside production gets the demo. The operator's binary
+// starts through its command line instead (scripts/commands), and seeds only when asked.
+await runServer(loadConfigOrExit(), { demo: "when-embedded-outside-production", createSuperAdminCommand: "bun run cli create-superadmin" });

@@ -4,7 +4,7 @@ import type { DemoSeedOutcome } from "./demo.ts";
 import { DEMO_PASSWORD, DEMO_REPORT_PASSWORD } from "../db/seed/demo-accounts.ts";
 
 /** What a person starting Lantern needs to read first: where to go, and how to get in. */
-export function startBanner(config: Config, port: number, seed: DemoSeedOutcome): string[] {
+export function startBanner(config: Config, port: number, seed: DemoSeedOutcome, createSuperAdminCommand: string): string[] {
   const origin = (host: string) => `${config.protocol}://${host}${defaultPort(config.protocol) === port ? "" : `:${port}`}`;
   const lines = [`Lantern is ready on ${config.database.kind === "pglite" ? "the embedded database" : "PostgreSQL"}.`, `  Admin console:       ${origin(config.appDomain)}/admin`];
   const demo = seed.kind === "seeded" || (seed.kind === "existing" && seed.demo);
@@ -24,8 +24,10 @@ export function startBanner(config: Config, port: number, seed: DemoSeedOutcome)
     lines.push(`  Automatic backups:   every ${describeInterval(config.backups.everyMs)} into ${config.backups.directory}, the last ${config.backups.keep} kept (${newest ? `newest ${newest.madeAt.toISOString()}` : "none yet"})`);
   }
   if (seed.kind === "empty") {
-    lines.push("  No staff account exists yet. Create the first one with:");
-    lines.push("    bun run cli create-superadmin --email you@example.org --password '<a strong password>'");
+    // The embedded database is one process's at a time (decision 067): the command waits for this server to stop.
+    const when = config.database.kind === "pglite" ? ", once this server has stopped," : "";
+    lines.push(`  No staff account exists yet. Create the first one${when} with:`);
+    lines.push(`    ${createSuperAdminCommand} --email you@example.org --first-name Ada --last-name Lovelace --password '<a strong password>'`);
   }
   return lines;
 }

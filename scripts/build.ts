@@ -1,14 +1,18 @@
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { CLUSTER_MANIFEST, CLUSTER_TARBALL, DEFAULT_PREPARED_CLUSTER_DIR } from "../db/prepared-cluster.ts";
 import { buildCluster, clusterIsCurrent } from "./cluster-build.ts";
-import { buildSite } from "./site-build.ts";
+import { serverBundling } from "./server-build.ts";
+import { ensureSiteBuilt } from "./site-build.ts";
 
 /**
- * `bun run build`: the site, then one executable (dist/lantern) that serves everything. The site
- * build, the migrations and the prepared cluster (decision 026) are embedded through a generated
- * entry that imports each as a file.
+ * `bun run build`: the site, then one executable (dist/lantern, or `--outfile FILE`) that serves
+ * everything and runs the operators' commands (scripts/lantern.ts). The site build, the migrations
+ * and the prepared cluster (decision 026) are embedded through a generated entry that imports each
+ * as a file. Like the site and the server bundle, it is the same whatever NODE_ENV the build ran
+ * under (decision 068).
  */
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const STAGE = join(ROOT, "dist", ".compile");
@@ -20,7 +24,9 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-await buildSite();
+const { values: flags } = parseArgs({ options: { outfile: { type: "string" } } });
+// The site build is a production one whatever NODE_ENV says, so a current one is the one to embed.
+await ensureSiteBuilt();
 if (!clusterIsCurrent()) await buildCluster();
 rmSync(STAGE, { recursive: true, force: true });
 mkdirSync(STAGE, { recursive: true });
@@ -40,11 +46,15 @@ lines.push(`import clusterTarball from ${JSON.stringify(relative(STAGE, join(DEF
 lines.push(`import clusterManifest from ${JSON.stringify(relative(STAGE, join(DEFAULT_PREPARED_CLUSTER_DIR, CLUSTER_MANIFEST)))} with { type: "file" };`);
 const cluster = "preparedCluster: { tarball: clusterTarball, manifest: clusterManifest }";
 lines.push(`globalThis.__LANTERN_EMBEDDED__ = { site: { ${site.join(", ")} }, migrations: { ${migrations.join(", ")} }, ${cluster} };`);
-lines.push(`await import(${JSON.stringify(relative(STAGE, join(ROOT, "api", "main.ts")))});`);
+lines.push(`await import(${JSON.stringify(relative(STAGE, join(ROOT, "scripts", "lantern.ts")))});`);
 writeFileSync(join(STAGE, "entry.ts"), `${lines.join("\n")}\n`);
 
-const outfile = join(ROOT, "dist", "lantern");
-const result = Bun.spawnSync(["bun", "build", "--compile", "--minify", join(STAGE, "entry.ts"), "--outfile", outfile], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
-if (result.exitCode !== 0) process.exit(result.exitCode ?? 1);
+const outfile = flags.outfile ? resolve(flags.outfile) : join(ROOT, "dist", "lantern");
+const result = await Bun.build({ entrypoints: [join(STAGE, "entry.ts")], compile: { outfile }, minify: true, ...serverBundling });
 rmSync(STAGE, { recursive: true, force: true });
-console.log(`Built ${relative(ROOT, outfile)}: run it with DATA_DIR and PORT set as for \`bun run start\`.`);
+if (!result.success) {
+  for (const log of result.logs) console.error(log);
+  process.exit(1);
+}
+const shown = relative(process.cwd(), outfile).startsWith("..") ? outfile : `./${relative(process.cwd(), outfile)}`;
+console.log(`Built ${shown}: \`${shown} --help\` lists its commands; with none it serves.`);

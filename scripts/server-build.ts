@@ -34,9 +34,7 @@ export function serverBundleIsCurrent(): boolean {
  * graphql's own production build, as `bun api/main.ts` resolves it. Bun's bundler resolves
  * packages' "development" exports unless NODE_ENV=production when the build starts, and graphql's
  * turns on its development mode: an extra check of every object against other copies of graphql on
- * every `instanceof` of the execution. Building under NODE_ENV=production is no way out, since the
- * bundler then also writes "production" in place of every `process.env.NODE_ENV`, and the bundle
- * must read it when it runs.
+ * every `instanceof` of the execution.
  */
 const graphqlProductionExports: BunPlugin = {
   name: "graphql production exports",
@@ -49,6 +47,18 @@ const graphqlProductionExports: BunPlugin = {
     });
   },
 };
+
+/**
+ * What makes a bundle of the server the same whatever NODE_ENV the build ran under (decision 068):
+ * the bundler writes the build's NODE_ENV ("development" when unset) in place of every
+ * `process.env.NODE_ENV`, which froze packages' development branches (postcss's warnings, for one)
+ * into the bundle and the executable, whatever mode the server later ran in. Kept a read at run time,
+ * the packages see the mode the server runs in, as they do from the sources.
+ */
+export const serverBundling = {
+  plugins: [graphqlProductionExports],
+  define: { "process.env.NODE_ENV": "process.env.NODE_ENV" },
+} satisfies Pick<Parameters<typeof Bun.build>[0], "plugins" | "define">;
 
 export async function buildServerBundle(): Promise<void> {
   const expected = sourceHash();
@@ -63,7 +73,7 @@ export async function buildServerBundle(): Promise<void> {
     splitting: true,
     naming: { entry: "lantern-server.[ext]", chunk: "lantern-server-[hash].[ext]", asset: "lantern-asset-[name]-[hash].[ext]" },
     publicPath: `${DIST}/`,
-    plugins: [graphqlProductionExports],
+    ...serverBundling,
   });
   if (!result.success) throw new Error(`The server bundle did not build: ${result.logs.map((log) => log.message).join("; ")}`);
   writeFileSync(STAMP, expected);

@@ -6,7 +6,7 @@ import { listBackups } from "./backup/scheduled.ts";
 export class StartRefusedError extends Error {
   constructor(
     message: string,
-    /** sysexits: 73 (cannot create: the directory is another process's), 74 (input/output: the database is damaged). */
+    /** sysexits: 75 (temporary: the directory is another process's, as the commands answer), 74 (input/output: the database is damaged). */
     readonly exitCode: number,
   ) {
     super(message);
@@ -26,7 +26,7 @@ function reason(error: unknown): string {
  * named (decision 070). Any other error, or Postgres, is returned as it was.
  */
 export function explainUnopenedDatabase(config: Config, error: unknown): unknown {
-  if (error instanceof DataDirLockedError) return new StartRefusedError(error.message, 73);
+  if (error instanceof DataDirLockedError) return new StartRefusedError(error.message, 75);
   if (config.database.kind !== "pglite") return error;
   const directory = config.database.dataDir;
   const newest = config.backups ? listBackups(config.backups.directory)[0] : undefined;

@@ -123,7 +123,7 @@ export async function measurePostgres(ctx: BenchContext, baseline: WrkResult | n
   try {
     const options = { dataDir, databaseUrl: benchDatabaseUrl(), production: true };
     // The CLI migrates before creating the user, so the server's own start finds the schema in place.
-    await runCommand("cli create-superadmin", [process.execPath, "scripts/cli.ts", "create-superadmin", "--email", BENCH_EMAIL, "--password", BENCH_PASSWORD], lanternEnv(options));
+    await runCommand("cli create-superadmin", [process.execPath, "scripts/cli.ts", "create-superadmin", "--email", BENCH_EMAIL, "--first-name", "Bench", "--last-name", "Operator", "--password", BENCH_PASSWORD], lanternEnv(options));
     // The demo organisation and its published form, for the reporter journeys: a failure here costs only their rows.
     const seedError = await runCommand("cli seed-demo", [process.execPath, "scripts/cli.ts", "seed-demo"], lanternEnv(options)).then(() => null, (error: unknown) => error);
 

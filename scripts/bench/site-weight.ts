@@ -73,7 +73,7 @@ interface Weight {
 }
 
 /** Scripts from these entry paths plus everything they import statically, each counted once. */
-function weighScripts(entries: string[], from: string): Weight {
+function weighScripts(entries: string[], from: string, dist = DIST): Weight {
   const seen = new Map<string, number>();
   const queue = [...entries];
   let gzipped = 0;
@@ -81,7 +81,7 @@ function weighScripts(entries: string[], from: string): Weight {
   while (queue.length > 0) {
     const path = queue.shift()!;
     if (seen.has(path)) continue;
-    const onDisk = join(DIST, path);
+    const onDisk = join(dist, path);
     if (!existsSync(onDisk)) throw new Error(`${from} loads ${path}, which is not in site/dist`);
     const code = readFileSync(onDisk);
     const size = gzipBytes(code);
@@ -94,11 +94,12 @@ function weighScripts(entries: string[], from: string): Weight {
   return { files: seen.size, gzipBytes: gzipped, rawBytes: raw, scripts: seen };
 }
 
-export function weighPage(htmlPath: string): Weight & { inlineGzipBytes: number } {
-  const file = join(DIST, htmlPath);
-  if (!existsSync(file)) throw new Error(`site/dist/${htmlPath} is not in the build`);
+/** `dist`: another build than the one the server serves (a test's). */
+export function weighPage(htmlPath: string, dist = DIST): Weight & { inlineGzipBytes: number } {
+  const file = join(dist, htmlPath);
+  if (!existsSync(file)) throw new Error(`${htmlPath} is not in the build`);
   const html = readFileSync(file, "utf8");
-  return { ...weighScripts(entryScripts(html), htmlPath), inlineGzipBytes: inlineScriptGzip(html) };
+  return { ...weighScripts(entryScripts(html), htmlPath, dist), inlineGzipBytes: inlineScriptGzip(html) };
 }
 
 /** The built chunk (site path) whose file name starts with `name.` — a lazy screen of the console. */

@@ -70,7 +70,7 @@ describe("automatic backups", () => {
 
   test("the start banner says where they go and when the newest was made", () => {
     const config = parseConfig({ DATA_DIR: server.dataDir });
-    const line = startBanner(config, 3000, { kind: "existing", demo: true }).find((text) => text.includes("Automatic backups"));
+    const line = startBanner(config, 3000, { kind: "existing", demo: true }, "bun run cli create-superadmin").find((text) => text.includes("Automatic backups"));
     expect(line).toBe(`  Automatic backups:   every 24 h into ${directory}, the last 7 kept (newest ${listBackups(directory)[0]!.madeAt.toISOString()})`);
   });
 });

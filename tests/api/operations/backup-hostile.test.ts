@@ -112,7 +112,7 @@ describe("a target that is not empty", () => {
     const running = await startLantern(parseConfig({ DATA_DIR: dataDir, MASTER_KEY: TEST_MASTER_KEY, LOG_LEVEL: "silent", NODE_ENV: "test" }), { port: 0, hostname: "127.0.0.1" });
     try {
       const result = await cli({ dataDir, databaseUrl: null, settings: {} }, "restore", "--from", plain);
-      expect(result.code).toBe(1);
+      expect(result.code).toBe(75);
       expect(result.stderr.trim()).toBe(`A Lantern server is running on ${dataDir}: restore into an empty DATA_DIR with no server on it`);
     } finally {
       await running.stop();

@@ -111,16 +111,16 @@ describe("the operator's commands beside a running server", () => {
   test(usingPostgres() ? "on Postgres the commands run beside the server" : "on the embedded database every command that would open the directory is refused in one line naming the server", async () => {
     const server = await spawnLantern(home);
     const email = "late-super@lantern.test";
-    const created = runCli(["create-superadmin", "--email", email, "--password", "a-long-enough-password-42"], home.env);
+    const created = runCli(["create-superadmin", "--email", email, "--first-name", "Late", "--last-name", "Super", "--password", "a-long-enough-password-42"], home.env);
     const others = [["migrate"], ["seed-demo"], ["rotate-keys", "--switch-delay-seconds", "0"]].map((args) => runCli(args, home.env));
     if (usingPostgres()) {
       expect(created).toMatchObject({ code: 0 });
       expect(others.map((result) => result.code)).toEqual([0, 0, 0]);
     } else {
       const line = `is in use by another Lantern process (pid ${server.child.pid})`;
-      expect(created.code).toBe(1);
+      expect(created.code).toBe(75);
       expect(created.stderr.trim().split("\n")).toEqual([expect.stringContaining(line)]);
-      for (const result of others) expect({ code: result.code, stderr: result.stderr.trim() }).toEqual({ code: 1, stderr: expect.stringContaining(line) });
+      for (const result of others) expect({ code: result.code, stderr: result.stderr.trim() }).toEqual({ code: 75, stderr: expect.stringContaining(line) });
     }
     // The server served on, untouched.
     expect((await server.fetch("/readyz")).status).toBe(200);

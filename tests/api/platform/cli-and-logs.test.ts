@@ -44,23 +44,25 @@ afterAll(async () => {
 
 describe("operators' CLI", () => {
   test("create-superadmin enforces the password rule, creates once, and the account signs in", async () => {
-    const weak = await cli("create-superadmin", "--email", "ops@lantern.test", "--password", "short");
-    expect(weak.code).not.toBe(0);
+    const names = ["--first-name", "Grace", "--last-name", "Hopper"];
+    const weak = await cli("create-superadmin", "--email", "ops@lantern.test", ...names, "--password", "short");
+    expect(weak.code).toBe(64);
     expect(weak.stderr).toContain("Password must contain at least 8 characters");
 
-    const created = await cli("create-superadmin", "--email", "ops@lantern.test", "--password", "operator-pass-1");
+    const created = await cli("create-superadmin", "--email", "ops@lantern.test", ...names, "--password", "operator-pass-1");
     expect(created.code).toBe(0);
-    expect(created.stdout).toContain("Created super admin ops@lantern.test");
+    expect(created.stdout).toContain("Created super admin ops@lantern.test (Grace Hopper)");
 
-    const again = await cli("create-superadmin", "--email", "OPS@lantern.test", "--password", "operator-pass-1");
-    expect(again.code).not.toBe(0);
+    const again = await cli("create-superadmin", "--email", "OPS@lantern.test", ...names, "--password", "operator-pass-1");
+    expect(again.code).toBe(1);
     expect(again.stderr).toContain("already exists");
 
     expect((await cli("migrate")).stdout).toContain("Database is up to date.");
     const seeded = await cli("seed-demo");
     expect(seeded.stdout).toContain("Seeded the demo organisations");
     expect((await cli("seed-demo")).stdout).toContain("already exist");
-    expect((await cli("no-such-command")).stderr).toContain("Usage:");
+    expect(await cli("no-such-command")).toMatchObject({ code: 64, stderr: "bun run cli: unknown command 'no-such-command' (bun run cli --help lists them)\n" });
+    expect(await cli("create-superadmin", "--email", "other@lantern.test", "--password", "operator-pass-1")).toMatchObject({ code: 64, stderr: expect.stringContaining("bun run cli create-superadmin: --first-name NAME is required\n") });
 
     // The server on the same database: the operator signs in; the access log holds no address or user agent.
     const port = await freePort();
