@@ -135,6 +135,20 @@ export async function proveOwnAccount(ctx: Ctx, actor: StaffActor, proof: Accoun
 }
 
 /**
+ * The same proof, given under other names: an administrator's own password is `ownPassword` in
+ * userUpdate, where `password` is the new one they set. A refusal names the field that was sent.
+ */
+export async function proveOwnAccountUnder(ctx: Ctx, actor: StaffActor, proof: AccountProof, names: Record<keyof AccountProof, string>, now = new Date()): Promise<CheckedProof> {
+  try {
+    return await proveOwnAccount(ctx, actor, proof, now);
+  } catch (error) {
+    if (!(error instanceof UserError) || error.fields.length === 0) throw error;
+    const fields = error.fields.map((problem) => ({ ...problem, field: names[problem.field as keyof AccountProof] ?? problem.field }));
+    throw new UserError(error.code, error.message, { fields, ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }) });
+  }
+}
+
+/**
  * Inside the change's transaction: the passcode's time step is recorded (or the recovery code
  * spent) by the statement that checks nobody used it meanwhile, so one code proves one change.
  */

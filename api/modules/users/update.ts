@@ -7,7 +7,7 @@ import { parseWith } from "../../lib/validation.ts";
 import { isSuperAdmin, mutate, requirePermission } from "../access/policy.ts";
 import { voidSignInLinks } from "../account-access/mailed-tokens.ts";
 import { mailEmailChange, requestEmailChange, type RequestedEmailChange } from "../account-access/email-change.ts";
-import { proveOwnAccount, spendProof, type CheckedProof } from "../auth/reauthentication.ts";
+import { proveOwnAccountUnder, spendProof, type CheckedProof } from "../auth/reauthentication.ts";
 import { recordActivity } from "../audit/service.ts";
 import { announceEnded } from "../auth/two-factor/attempts.ts";
 import { changeOwnTwoFactor, SUPER_ADMIN_CANNOT_ENABLE, turnOffUserTwoFactor } from "../auth/two-factor/switch.ts";
@@ -25,6 +25,7 @@ export const NO_MOVE_BETWEEN_ORGANISATIONS = "A user cannot be moved to another 
 /** Fields that change how an account signs in or where its mail goes: the actor proves their own account first (decision 061). */
 const SIGN_IN_FIELDS = ["email", "password", "two_factor"];
 const touchesSignIn = (fields: string[]) => fields.some((field) => SIGN_IN_FIELDS.includes(field));
+const OWN_PROOF_FIELDS = { password: "ownPassword", passcode: "ownPasscode", recoveryCode: "ownRecoveryCode" };
 
 export interface UserUpdated {
   id: string;
@@ -61,7 +62,7 @@ export async function updateUser(ctx: Ctx, rawId: unknown, rawInput: unknown, no
     return changedFields(target, input, null);
   });
   const proof: CheckedProof | null = touchesSignIn(asked)
-    ? await proveOwnAccount(ctx, actor, { password: input.ownPassword, passcode: input.ownPasscode, recoveryCode: input.ownRecoveryCode }, now)
+    ? await proveOwnAccountUnder(ctx, actor, { password: input.ownPassword, passcode: input.ownPasscode, recoveryCode: input.ownRecoveryCode }, OWN_PROOF_FIELDS, now)
     : null;
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   let emailChange: RequestedEmailChange | null = null;

@@ -78,7 +78,8 @@ describe("an owner changing a member's address or password", () => {
     for (const input of [{ email: `taken-over-${target.id}@evil.test` }, { password: "replaced-pass-1" }, { password: "replaced-pass-1", ownPassword: "wrong-pass-12" }]) {
       const answer = (await owner.client.gql(USER_UPDATE, { id: target.id, input })) as Answer;
       expect(answer.data?.userUpdate ?? null).toBeNull();
-      expect(answer.errors?.[0]?.extensions?.fields?.[0]?.field).toBe("password");
+      // The owner's own password is `ownPassword` here: `password` is the new one they set.
+      expect(answer.errors?.[0]?.extensions?.fields?.[0]?.field).toBe("ownPassword");
     }
     const after = await rowOf(target.id);
     expect(after).toMatchObject({ email: before.email, passwordHash: before.passwordHash });

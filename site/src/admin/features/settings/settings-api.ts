@@ -17,10 +17,15 @@ export type Profile = {
   email: string;
   isSSO: boolean;
   twoFactorAuthenticationActivated: boolean;
+  /** A new address waiting for the link mailed to it (decision 061). */
+  pendingEmail: string | null;
   avatar: { id: string; fileURL: string } | null;
 };
 
-const PROFILE_FIELDS = 'id firstName lastName email isSSO twoFactorAuthenticationActivated avatar { id fileURL }';
+const PROFILE_FIELDS = 'id firstName lastName email pendingEmail isSSO twoFactorAuthenticationActivated avatar { id fileURL }';
+
+/** After asking for a new address: nothing changes until its owner opens the link. */
+export const emailLinkSent = (email: string) => `A confirmation link has been sent to ${email}. Your email address changes when you open it.`;
 
 export const PROFILE_QUERY = `query SettingsProfile { viewer { ${PROFILE_FIELDS} } }`;
 
@@ -29,5 +34,5 @@ export const CHANGE_DETAILS_MUTATION = `mutation SettingsChangeDetails($input: C
 
 export const CHANGE_AVATAR_MUTATION = `mutation SettingsChangeAvatar($file: File!) { changeAvatar(file: $file) { ${PROFILE_FIELDS} } }`;
 
-export const CHANGE_PASSWORD_MUTATION = `mutation SettingsChangePassword($oldPassword: String!, $newPassword: String!) {
-  changePassword(oldPassword: $oldPassword, newPassword: $newPassword) }`;
+export const CHANGE_PASSWORD_MUTATION = `mutation SettingsChangePassword($oldPassword: String!, $newPassword: String!, $passcode: String, $recoveryCode: String) {
+  changePassword(oldPassword: $oldPassword, newPassword: $newPassword, passcode: $passcode, recoveryCode: $recoveryCode) }`;
