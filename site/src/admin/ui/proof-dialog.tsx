@@ -73,10 +73,12 @@ export function ProofDialog({ title, intro, submitLabel, account, onSubmit, onCl
   };
 
   const fields = refusal.fields ?? {};
+  // A problem shown under its field is not repeated above the form.
+  const banner = refusal.message && !Object.values(fields).includes(refusal.message) ? refusal.message : undefined;
   return (
     <Dialog title={title} onClose={onClose}>
       <form className="stack" noValidate onSubmit={submit}>
-        <ErrorBanner message={refusal.message} />
+        <ErrorBanner message={banner} />
         <p>{intro}</p>
         {account.isSSO ? (
           <div className="stack">
