@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { isUniqueViolation } from "../../../db/results.ts";
 import { authTokens, emailChanges, sessions, users } from "../../../db/schema/index.ts";
@@ -129,4 +129,9 @@ export async function cancelEmailChange(ctx: Ctx, rawInput: unknown, now = new D
     .catch((error: unknown) => logError("Could not announce the end of a user's sessions", error));
   await ctx.services.mailer.send(emailChangeCancelledMail(cancelled.email)).catch((error: unknown) => logError("Could not confirm a cancelled email change", undefined, { reason: mailFailureReason(error) }));
   return true;
+}
+
+/** An expired request changes nothing and its links open nothing; the housekeeping round removes it. */
+export async function forgetExpiredEmailChanges(db: Database, now: Date): Promise<void> {
+  await db.delete(emailChanges).where(lt(emailChanges.expiresAt, now));
 }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { emailChanges, sessions, userActivities, users } from "../../../db/schema/index.ts";
+import { runHousekeeping } from "../../../api/modules/abuse/housekeeping.ts";
 import { createUser } from "../../factories/users.ts";
 import { linkIn, mailsTo } from "../../helpers/mail-links.ts";
 import { serverWithOrganisation } from "../../helpers/organisations.ts";
@@ -138,6 +139,17 @@ describe("changing one's email address: refused, and nothing changes", () => {
     await refused(CONFIRM, again.confirm);
     await refused(CANCEL, again.cancel);
     expect((await rowOf(user.id)).email).toBe(to);
+  });
+
+  test("the housekeeping round removes expired requests and keeps live ones", async () => {
+    const stale = await member();
+    const live = await member();
+    await requestChange(stale.client, stale.user, newAddress());
+    await requestChange(live.client, live.user, newAddress());
+    await env.server.db.update(emailChanges).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(emailChanges.userId, stale.user.id));
+    await runHousekeeping(env.server.lantern.services);
+    expect(await pendingOf(stale.user.id)).toBeUndefined();
+    expect(await pendingOf(live.user.id)).toBeDefined();
   });
 
   test("an address taken by the time the link is opened is refused with the usual words, and the account keeps its own", async () => {
