@@ -38,8 +38,8 @@ export function TwoFactorSetting({ profile, onChanged }: TwoFactorSettingProps) 
           title="Two-Factor Authentication"
           intro={
             activated
-              ? "Are you sure you want to disable your account's Two-Factor Authentication? Your other sessions will be signed out."
-              : "Are you sure you want to enable your account's Two-Factor Authentication? You will scan a QR code with your authenticator app next."
+              ? "Are you sure you want to disable this account's Two-Factor Authentication? Your other sessions will be signed out."
+              : "Are you sure you want to enable this account's Two-Factor Authentication? You will scan a QR code with your authenticator app next."
           }
           submitLabel={activated ? 'Disable' : 'Enable'}
           account={profile}
