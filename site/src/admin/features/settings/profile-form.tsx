@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation } from 'urql';
+import { useMutation, useQuery } from 'urql';
 import { TextField } from '../../../lib/text-field';
 import { ErrorBanner } from '../../ui/error-banner';
 import { errorMessage } from '../../ui/errors';
@@ -7,7 +7,7 @@ import { notify } from '../../ui/notice-store';
 import { AvatarField } from './avatar-field';
 import { ProofDialog, proofRefusal, type AccountProof } from '../../ui/proof-dialog';
 import { TwoFactorSetting } from './two-factor-setting';
-import { CHANGE_DETAILS_MUTATION, emailLinkSent, fieldProblems, PROFILE_UPDATED, REQUIRED, type Profile } from './settings-api';
+import { CHANGE_DETAILS_MUTATION, emailLinkSent, fieldProblems, PENDING_EMAIL_QUERY, PROFILE_UPDATED, REQUIRED, type Profile } from './settings-api';
 
 type Errors = { firstName?: string; lastName?: string; email?: string };
 
@@ -24,7 +24,9 @@ export function ProfileForm({ profile, onSaved }: ProfileFormProps) {
   const [errors, setErrors] = useState<Errors>({});
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
-  const [pendingEmail, setPendingEmail] = useState(profile.pendingEmail);
+  const [pendingResult] = useQuery<{ viewer: { pendingEmail: string | null } | null }>({ query: PENDING_EMAIL_QUERY });
+  const [savedPending, setPendingEmail] = useState<string | null>();
+  const pendingEmail = savedPending === undefined ? pendingResult.data?.viewer?.pendingEmail : savedPending;
   /** A new address asks for the password first (decision 061); names alone do not. */
   const [askingProof, setAskingProof] = useState(false);
   const [, changeDetails] = useMutation(CHANGE_DETAILS_MUTATION);
@@ -36,7 +38,7 @@ export function ProfileForm({ profile, onSaved }: ProfileFormProps) {
     const input = profile.isSSO ? { firstName, lastName } : { firstName, lastName, email, ...proof };
     const result = await changeDetails({ input });
     if (result.error) return result.error;
-    const saved = (result.data as { changeDetails?: Profile } | undefined)?.changeDetails;
+    const saved = (result.data as { changeDetails?: Profile & { pendingEmail: string | null } } | undefined)?.changeDetails;
     if (saved) {
       setFirstName(saved.firstName);
       setLastName(saved.lastName);
