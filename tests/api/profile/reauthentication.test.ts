@@ -101,6 +101,15 @@ describe("two-factor on and off", () => {
     expect(on.errors).toBeUndefined();
     expect((await rowOf(user.id)).twoFactorAuthenticationActivated).toBe(true);
   });
+
+  test("a long password, as long as sign-in takes, proves the account", async () => {
+    const password = `${"long-passphrase ".repeat(60)}9`;
+    const user = await createUser(env.server.db, { role: "MEMBER", organisationId: env.organisationId, password });
+    const client = await loginAs(env.server, user.email, password);
+    const on = await switchTwoFactor(client, { twoFactorAuthenticationActivated: true, password });
+    expect(on.errors).toBeUndefined();
+    expect((await rowOf(user.id)).twoFactorAuthenticationActivated).toBe(true);
+  });
 });
 
 describe("a new password and a new recovery code", () => {
