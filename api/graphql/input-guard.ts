@@ -38,6 +38,7 @@ export const TEXT_ARGUMENT_LIMITS: Record<string, TextLimit> = {
   // The current password given as proof of the account (decision 061): as long as a password may be.
   "ChangeDetailsInput.password": TEXT_LIMITS.password,
   "UserUpdateInput.ownPassword": TEXT_LIMITS.password,
+  "OrganisationUpdateInput.ownPassword": TEXT_LIMITS.password,
   "Query.twoFactorRecoveryCode(password:)": TEXT_LIMITS.password,
   "Mutation.userTwoFactorAuthenticationUpdate(password:)": TEXT_LIMITS.password,
   "Mutation.userReportSubmissionChangePassword(oldPassword:)": TEXT_LIMITS.password,

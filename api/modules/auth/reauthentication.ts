@@ -24,6 +24,9 @@ export const PASSWORD_REQUIRED = "Enter your current password to confirm it is y
 export const PASSWORD_INCORRECT = "The password is incorrect.";
 export const PASSCODE_REQUIRED = "Enter the passcode from your authenticator app, or your recovery code, to confirm it is you.";
 export const SSO_SIGN_IN_AGAIN = "Sign in again with your Microsoft account to confirm it is you, then repeat the change.";
+export const CHANGED_MEANWHILE = "Your account was changed in another window meanwhile. Please try again.";
+/** The names an administrator's own proof goes by where `password` is something else (the new password userUpdate sets). */
+export const OWN_PROOF_FIELDS = { password: "ownPassword", passcode: "ownPasscode", recoveryCode: "ownRecoveryCode" };
 /** A single sign-on account proves itself by a provider sign-in this recent (it has no password to give). */
 export const SSO_FRESH_SIGN_IN_MS = 5 * 60 * 1000;
 

@@ -10,12 +10,11 @@ import { removeBlobBytes } from "../files/stored-blob.ts";
 import { ChangeDetailsInput, REMOVE_AVATAR } from "./inputs.ts";
 import { lockOwnAccount } from "./own-account.ts";
 import { mailEmailChange, requestEmailChange, type RequestedEmailChange } from "../account-access/email-change.ts";
-import { proveOwnAccount, spendProof } from "../auth/reauthentication.ts";
+import { CHANGED_MEANWHILE, proveOwnAccount, spendProof } from "../auth/reauthentication.ts";
 import { changeOwnTwoFactor } from "../auth/two-factor/switch.ts";
 import { announceEnded } from "../auth/two-factor/attempts.ts";
 
 export const SSO_EMAIL_FIXED = "The email address of a single sign-on account is managed by its Microsoft account and cannot be changed here.";
-export const CHANGED_MEANWHILE = "Your account was changed in another window meanwhile. Please try again.";
 
 /** What of a change needs proof of the account (decision 061): a new address, or two-factor on or off. */
 function sensitiveParts(account: { email: string; twoFactorAuthenticationActivated: boolean }, input: { email?: string; twoFactorAuthenticationActivated?: boolean }) {

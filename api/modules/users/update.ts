@@ -7,13 +7,13 @@ import { parseWith } from "../../lib/validation.ts";
 import { isSuperAdmin, mutate, requirePermission } from "../access/policy.ts";
 import { voidSignInLinks } from "../account-access/mailed-tokens.ts";
 import { mailEmailChange, requestEmailChange, type RequestedEmailChange } from "../account-access/email-change.ts";
-import { proveOwnAccountUnder, spendProof, type CheckedProof } from "../auth/reauthentication.ts";
+import { CHANGED_MEANWHILE, OWN_PROOF_FIELDS, proveOwnAccountUnder, spendProof, type CheckedProof } from "../auth/reauthentication.ts";
 import { recordActivity } from "../audit/service.ts";
 import { announceEnded } from "../auth/two-factor/attempts.ts";
 import { changeOwnTwoFactor, SUPER_ADMIN_CANNOT_ENABLE, turnOffUserTwoFactor } from "../auth/two-factor/switch.ts";
 import { INVALID_FILE } from "../files/chat-image.ts";
 import { removeBlobBytes } from "../files/stored-blob.ts";
-import { CHANGED_MEANWHILE, SSO_EMAIL_FIXED } from "../profile/details.ts";
+import { SSO_EMAIL_FIXED } from "../profile/details.ts";
 import { REMOVE_AVATAR } from "../profile/inputs.ts";
 import { SSO_HAS_NO_PASSWORD } from "../profile/password.ts";
 import { UserUpdateInput, type UserUpdate } from "./inputs.ts";
@@ -25,7 +25,6 @@ export const NO_MOVE_BETWEEN_ORGANISATIONS = "A user cannot be moved to another 
 /** Fields that change how an account signs in or where its mail goes: the actor proves their own account first (decision 061). */
 const SIGN_IN_FIELDS = ["email", "password", "two_factor"];
 const touchesSignIn = (fields: string[]) => fields.some((field) => SIGN_IN_FIELDS.includes(field));
-const OWN_PROOF_FIELDS = { password: "ownPassword", passcode: "ownPasscode", recoveryCode: "ownRecoveryCode" };
 
 export interface UserUpdated {
   id: string;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { emailChanges, users } from "../../../db/schema/index.ts";
+import { emailChanges, organisations, users } from "../../../db/schema/index.ts";
 import { createUser } from "../../factories/users.ts";
 import { mailsTo } from "../../helpers/mail-links.ts";
 import { serverWithOrganisation } from "../../helpers/organisations.ts";
@@ -107,5 +107,31 @@ describe("an owner changing a member's address or password", () => {
     const answer = (await owner.client.gql(USER_UPDATE, { id: owner.user.id, input: { email: `self-${owner.user.id}@evil.test` } })) as Answer;
     expect(answer.errors?.[0]?.message).toBe("Enter your current password to confirm it is you.");
     expect(await env.server.db.select().from(emailChanges).where(eq(emailChanges.userId, owner.user.id))).toEqual([]);
+  });
+});
+
+describe("a super admin changing how an organisation's accounts sign in", () => {
+  const ORGANISATION_UPDATE = `mutation ($id: ID!, $input: OrganisationUpdateInput!) { organisationUpdate(id: $id, input: $input) { id enableEmailAuth2FA enableSSO abn } }`;
+  const settingsOf = async () => (await env.server.db.select().from(organisations).where(eq(organisations.id, env.organisationId)))[0]!;
+
+  test("magic links or single sign-on on or off: refused without the super admin's own password, or with a wrong one; nothing changes", async () => {
+    const admin = await signedIn("SUPER_ADMIN");
+    const before = await settingsOf();
+    for (const input of [{ enableEmailAuth2FA: !before.enableEmailAuth2FA }, { enableSSO: !before.enableSSO, abn: "123" }, { enableSSO: !before.enableSSO, ownPassword: "wrong-pass-12" }]) {
+      const answer = (await admin.client.gql(ORGANISATION_UPDATE, { id: env.organisationId, input })) as Answer;
+      expect(answer.data?.organisationUpdate ?? null).toBeNull();
+      expect(answer.errors?.[0]?.extensions?.fields?.[0]?.field).toBe("ownPassword");
+    }
+    expect(await settingsOf()).toMatchObject({ enableEmailAuth2FA: before.enableEmailAuth2FA, enableSSO: before.enableSSO, abn: before.abn });
+  });
+
+  test("with the super admin's own password they change; other settings, or the same values, need none", async () => {
+    const admin = await signedIn("SUPER_ADMIN");
+    const before = await settingsOf();
+    const unchanged = (await admin.client.gql(ORGANISATION_UPDATE, { id: env.organisationId, input: { abn: "98 765", enableSSO: before.enableSSO } })) as Answer;
+    expect(unchanged.errors).toBeUndefined();
+    const changed = (await admin.client.gql(ORGANISATION_UPDATE, { id: env.organisationId, input: { enableEmailAuth2FA: !before.enableEmailAuth2FA, ownPassword: admin.user.password } })) as Answer;
+    expect(changed.errors).toBeUndefined();
+    expect(await settingsOf()).toMatchObject({ enableEmailAuth2FA: !before.enableEmailAuth2FA, abn: "98 765" });
   });
 });

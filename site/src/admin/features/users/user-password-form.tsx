@@ -6,9 +6,8 @@ import { TextField } from '../../../lib/text-field';
 import { ErrorBanner } from '../../ui/error-banner';
 import { errorMessage } from '../../ui/errors';
 import { notify } from '../../ui/notice-store';
-import { ProofDialog, type AccountProof, type ProofRefusal } from '../../ui/proof-dialog';
+import { ownProof, ownProofRefusal, ProofDialog, type AccountProof, type ProofRefusal } from '../../ui/proof-dialog';
 import type { Viewer } from '../../viewer';
-import { ownProof, ownProofRefusal } from './own-proof';
 import { fieldProblems, PASSWORD_CHANGED, REQUIRED, USER_UPDATE } from './users-api';
 
 /**

@@ -6,10 +6,9 @@ import { TextField } from '../../../lib/text-field';
 import { ErrorBanner } from '../../ui/error-banner';
 import { errorMessage } from '../../ui/errors';
 import { notify } from '../../ui/notice-store';
-import { ProofDialog, type AccountProof, type ProofRefusal } from '../../ui/proof-dialog';
+import { ownProof, ownProofRefusal, ProofDialog, type AccountProof, type ProofRefusal } from '../../ui/proof-dialog';
 import { SelectField } from '../../ui/select-field';
 import { isSuperAdmin, type Viewer } from '../../viewer';
-import { ownProof, ownProofRefusal } from './own-proof';
 import { assignableRoles, fieldProblems, ORGANISATIONS_QUERY, REQUIRED, ROLES_QUERY, USER_CREATE, USER_UPDATE, USER_UPDATED, type EditableUser, type RoleOption } from './users-api';
 
 type Values = { firstName: string; lastName: string; username: string; email: string; password: string; roleID: string; organisationID: string };

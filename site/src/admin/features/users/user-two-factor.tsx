@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { useMutation } from 'urql';
 import { notify } from '../../ui/notice-store';
-import { ProofDialog, type AccountProof, type ProofRefusal } from '../../ui/proof-dialog';
+import { ownProof, ownProofRefusal, ProofDialog, type AccountProof, type ProofRefusal } from '../../ui/proof-dialog';
 import { isSuperAdmin, type Viewer } from '../../viewer';
-import { ownProof, ownProofRefusal } from './own-proof';
 import { SUPER_ADMINS_CANNOT_ENABLE, USER_UPDATE, USER_UPDATED, type EditableUser } from './users-api';
 
 /**
