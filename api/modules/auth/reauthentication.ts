@@ -24,7 +24,7 @@ export const PASSWORD_REQUIRED = "Enter your current password to confirm it is y
 export const PASSWORD_INCORRECT = "The password is incorrect.";
 export const PASSCODE_REQUIRED = "Enter the passcode from your authenticator app, or your recovery code, to confirm it is you.";
 export const SSO_SIGN_IN_AGAIN = "Sign in again with your Microsoft account to confirm it is you, then repeat the change.";
-export const CHANGED_MEANWHILE = "Your account was changed in another window meanwhile. Please try again.";
+export const CHANGED_MEANWHILE = "This was changed in another window meanwhile. Please try again.";
 /** The names an administrator's own proof goes by where `password` is something else (the new password userUpdate sets). */
 export const OWN_PROOF_FIELDS = { password: "ownPassword", passcode: "ownPasscode", recoveryCode: "ownRecoveryCode" };
 /** A single sign-on account proves itself by a provider sign-in this recent (it has no password to give). */
@@ -51,7 +51,8 @@ export interface CheckedProof {
  * Checks the current password, counted and bounded like a sign-in. The attempt is counted before
  * the hash runs, in the statement that checks the account may try now: a burst of requests cannot
  * all pass the wait by reading the count at once. Five are free, then 2, 4, 8 … seconds apart (at
- * most five minutes); one hash at a time per account, so a session cannot fill the hashing queue.
+ * most five minutes); one hash per account at a time in the trusted lane (others wait in the open
+ * one), so a session cannot fill the queue that paying sign-ins rely on.
  * A wrong password is also a failed sign-in of the email, so signing in asks for proof of work.
  */
 export async function checkOwnPassword(ctx: Ctx, actor: StaffActor, password: string, problem: { field: string; message: string }, now = new Date()): Promise<string> {
