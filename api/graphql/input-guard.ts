@@ -35,6 +35,12 @@ export const TEXT_ARGUMENT_LIMITS: Record<string, TextLimit> = {
   "ChangeDetailsInput.avatarBlobID": TEXT_LIMITS.id,
   "Mutation.changePassword(oldPassword:)": TEXT_LIMITS.password,
   "Mutation.changePassword(newPassword:)": TEXT_LIMITS.password,
+  // The current password given as proof of the account (decision 061): as long as a password may be.
+  "ChangeDetailsInput.password": TEXT_LIMITS.password,
+  "UserUpdateInput.ownPassword": TEXT_LIMITS.password,
+  "OrganisationUpdateInput.ownPassword": TEXT_LIMITS.password,
+  "Query.twoFactorRecoveryCode(password:)": TEXT_LIMITS.password,
+  "Mutation.userTwoFactorAuthenticationUpdate(password:)": TEXT_LIMITS.password,
   "Mutation.userReportSubmissionChangePassword(oldPassword:)": TEXT_LIMITS.password,
   "Mutation.userReportSubmissionChangePassword(newPassword:)": TEXT_LIMITS.password,
   "Mutation.reportFormUnlock(password:)": TEXT_LIMITS.password,

@@ -19,7 +19,7 @@ export function accessLog(): MiddlewareHandler {
   };
 }
 
-/** Path segments that carry secrets (invite and reset tokens) are not written down. */
+/** Path segments that carry secrets (invite, reset and email-change tokens) are not written down. */
 function redactPath(path: string): string {
-  return path.replace(/^\/(onboarding|admin\/reset-password|verify|admin\/verify)\/[^/]+/, "/$1/:token");
+  return path.replace(/^\/(onboarding|admin\/reset-password|verify|admin\/verify|admin\/confirm-email|admin\/cancel-email-change)\/[^/]+/, "/$1/:token");
 }

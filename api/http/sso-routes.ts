@@ -33,10 +33,10 @@ export function ssoRoutes(services: Services) {
 
   app.post("/login_sso/start", async (c) => {
     try {
-      await readJsonObject(c);
+      const body = await readJsonObject(c);
       const redirectUri = callbackUrl(c, services.config.protocol);
       const issuer = await loadIssuer(services.config.sso, services.config.production);
-      const { url, flow } = authorizationRequest(issuer, services.config.sso!, redirectUri, new Date());
+      const { url, flow } = authorizationRequest(issuer, services.config.sso!, redirectUri, new Date(), { reauthenticate: body.reauthenticate === true });
       setCookie(c, SSO_FLOW_COOKIE, encodeFlow(flow), { ...flowCookie, maxAge: Math.floor(SSO_FLOW_LIFETIME_MS / 1000) });
       return c.json({ url });
     } catch (error) {

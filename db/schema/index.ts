@@ -2,6 +2,7 @@
 export * from "./enums.ts";
 export * from "./blobs.ts";
 export * from "./identity.ts";
+export * from "./email-changes.ts";
 export * from "./onboarding.ts";
 export * from "./forms.ts";
 export * from "./submissions.ts";

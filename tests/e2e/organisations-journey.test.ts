@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { recordProblems, screenshot } from "../helpers/browser.ts";
+import { DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
 import { demoInBrowser, expectAxeClean, signInToConsole } from "../helpers/console-browser.ts";
 import * as files from "../fixtures/files.ts";
 
@@ -103,6 +104,10 @@ describe("organisations in the console", () => {
     await page.getByLabel("Magic Link / OTP (email sign-in)").check();
     await atBothWidths(page, "organisations-3-edit", "organisation edit");
     await page.getByRole("button", { name: "Save" }).click();
+    // Magic Link / OTP changes how the organisation's accounts sign in: the super admin's own password first (decision 061).
+    const proof = page.getByRole("dialog", { name: "Sign-in Settings" });
+    await proof.getByLabel("Current Password").fill(DEMO_PASSWORD);
+    await proof.getByRole("button", { name: "Save" }).click();
     // The saved organisation's overview (not the edit screen, whose heading holds the name too), and the notice.
     await page.getByRole("heading", { name: "Harbour Health", exact: true }).waitFor();
     await page.getByText("Organisation has been updated successfully").first().waitFor();

@@ -60,7 +60,9 @@ describe("two-factor authentication in a real browser", () => {
     await page.getByRole("button", { name: "Enable Two-Factor Authentication" }).click();
     const confirm = page.getByRole("dialog");
     await confirm.getByText("Are you sure you want to enable this account's Two-Factor Authentication?").waitFor();
-    await confirm.getByRole("button", { name: "Yes" }).click();
+    // Switching it asks for the password (decision 061).
+    await confirm.getByLabel("Current Password").fill("browser-pass-1");
+    await confirm.getByRole("button", { name: "Enable" }).click();
 
     // Setup: the QR code is drawn in the page, and the secret is shown to type instead.
     await page.getByRole("heading", { name: "Set Up Two-Factor Authentication" }).waitFor();
@@ -75,7 +77,8 @@ describe("two-factor authentication in a real browser", () => {
     await page.getByRole("button", { name: "Back" }).click();
     await page.getByRole("button", { name: "Enable Two-Factor Authentication" }).waitFor();
     await page.getByRole("button", { name: "Enable Two-Factor Authentication" }).click();
-    await page.getByRole("dialog").getByRole("button", { name: "Yes" }).click();
+    await page.getByRole("dialog").getByLabel("Current Password").fill("browser-pass-1");
+    await page.getByRole("dialog").getByRole("button", { name: "Enable" }).click();
     await page.getByRole("heading", { name: "Set Up Two-Factor Authentication" }).waitFor();
     const newSecret = (await page.locator(".two-factor__secret").textContent())!.trim();
     const phone = authenticator(newSecret);
@@ -127,9 +130,14 @@ describe("two-factor authentication in a real browser", () => {
     await page.getByLabel("Passcode").fill(replacement.nextPasscode());
     await page.getByRole("button", { name: "Submit" }).click();
     await page.getByRole("heading", { name: "Download Recovery Code" }).waitFor();
-    // A reload does not skip the download.
+    // A reload does not skip the download; a code now exists, so replacing it asks for proof (decision 061).
     await page.reload();
     await page.getByRole("heading", { name: "Download Recovery Code" }).waitFor();
+    const proof = page.getByRole("dialog", { name: "New Recovery Code" });
+    await proof.getByLabel("Current Password").fill("browser-pass-1");
+    await proof.getByLabel("Passcode from your authenticator app").fill(replacement.nextPasscode());
+    await proof.getByRole("button", { name: "Get Code" }).click();
+    await proof.waitFor({ state: "detached" });
     const [again] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download" }).click()]);
     expect(again.suggestedFilename()).toBe("recovery_code.txt");
     await page.getByRole("button", { name: "Next" }).click();

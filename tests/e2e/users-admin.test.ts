@@ -32,6 +32,15 @@ async function confirmYes(page: import("playwright-core").Page, question: string
   await dialog.waitFor({ state: "detached" });
 }
 
+/** The acting user's own proof, asked before a password or two-factor change of another (decision 061). */
+async function proveWithPassword(page: import("playwright-core").Page, question: string, submit: string) {
+  const dialog = page.getByRole("dialog");
+  await dialog.getByText(question).waitFor();
+  await dialog.getByLabel("Current Password").fill(DEMO_PASSWORD);
+  await dialog.getByRole("button", { name: submit }).click();
+  await dialog.waitFor({ state: "detached" });
+}
+
 describe("users in the console", () => {
   test("an owner creates, edits, suspends, unsuspends and deletes a member", async () => {
     const ownerContext = await suite.browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -81,6 +90,7 @@ describe("users in the console", () => {
     await page.getByRole("button", { name: "Change Password" }).first().click();
     await page.getByLabel("New Password").fill(SECOND_PASSWORD);
     await page.getByRole("button", { name: "Change Password" }).last().click();
+    await proveWithPassword(page, "The user will be signed out everywhere", "Change Password");
     await page.getByText("User's password has been changed").waitFor();
     await expectAxeClean(page, "change user's password");
 
@@ -142,7 +152,7 @@ describe("users in the console", () => {
     await page.goto(`${suite.consoleOrigin}/admin/manage/users/edit/${admin!.id}`);
     await page.getByText("Two-Factor Authentication: Activated").waitFor();
     await page.getByRole("button", { name: "Disable Two-Factor Authentication" }).click();
-    await confirmYes(page, "Are you sure you want to disable this user's Two-Factor Authentication?");
+    await proveWithPassword(page, "Are you sure you want to disable this user's Two-Factor Authentication?", "Disable");
     await page.getByText("Two-Factor Authentication: Not Activated").waitFor();
     await page.getByText("Super Admins cannot enable Two-Factor Authentication.").waitFor();
     expect((await suite.server.db.select({ on: users.twoFactorAuthenticationActivated }).from(users).where(eq(users.id, admin!.id)))[0]!.on).toBe(false);

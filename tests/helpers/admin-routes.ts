@@ -36,6 +36,7 @@ export function testViewer(role: RoleName, options: { organisationId?: string | 
     firstName: "Test",
     lastName: "User",
     verified: true,
+    isSSO: false,
     twoFactorAuthenticationActivated: twoFactor,
     twoFactorAuthenticationIsSet: twoFactor,
     pass2FA: true,

@@ -1,10 +1,30 @@
+import { afterAll, beforeAll } from "bun:test";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import { SSO_FLOW_COOKIE } from "../../api/http/sso-routes.ts";
 import { createOrganisation, createUser } from "../factories/users.ts";
-import type { TestServer } from "./server.ts";
+import { listenOpenIdProvider, type LocalOpenIdProvider } from "./openid-provider.ts";
+import { startTestServer, type TestServer } from "./server.ts";
 import { postSolving } from "./proof-of-work.ts";
 import { cookieFrom } from "./session.ts";
+
+/**
+ * A local OpenID provider and a server that trusts it, for this test file: started before its tests
+ * and stopped after. Read the fields inside tests, once they are set.
+ */
+export function serverWithOpenIdProvider(): { readonly idp: LocalOpenIdProvider; readonly server: TestServer } {
+  const state = {} as { idp: LocalOpenIdProvider; server: TestServer };
+  beforeAll(async () => {
+    state.idp = await listenOpenIdProvider();
+    state.server = await startTestServer({ env: state.idp.env });
+    await state.idp.start([`http://localhost:${state.server.port}/login-ms/callback`]);
+  });
+  afterAll(async () => {
+    await state.server.stop();
+    await state.idp.stop();
+  });
+  return state;
+}
 
 /** A staff account made for single sign-on: no password, in an organisation with enableSSO (or not). */
 export async function createSsoUser(server: TestServer, email: string, options: { enableSSO?: boolean; organisationId?: string } = {}) {

@@ -3,7 +3,7 @@ import type { Database } from "../../db/client.ts";
 import { sessions, users } from "../../db/schema/index.ts";
 import type { TestServer } from "./server.ts";
 import { newRecoveryCode, newTotpSecret, passcodeAt, recoveryCodeHash, totpStep } from "../../api/modules/auth/two-factor/codes.ts";
-import { sealTwoFactorSecret } from "../../api/modules/auth/two-factor/sealed-secret.ts";
+import { openTwoFactorSecret, sealTwoFactorSecret } from "../../api/modules/auth/two-factor/sealed-secret.ts";
 import { KeyRing } from "../../api/lib/key-ring.ts";
 
 /**
@@ -63,4 +63,10 @@ export async function setTwoFactorActivated(server: TestServer, email: string, o
   else await db.update(users).set({ twoFactorAuthenticationActivated: false, twoFactorAuthenticationIsSet: false, twoFactorSecret: null, recoveryCodeHash: null }).where(eq(users.id, account.id));
   const announced = await db.transaction((tx) => server.lantern.services.invalidator.announce(tx, { userIds: [account.id] }));
   await announced();
+}
+
+/** The account's row with its authenticator key opened, as the server reads it (the column holds it sealed: decision 062). */
+export async function userRowOpened(db: Database, userId: string) {
+  const [row] = await db.select().from(users).where(eq(users.id, userId));
+  return { ...row!, twoFactorSecret: await openTwoFactorSecret(KeyRing.of(db), db, userId, row!.twoFactorSecret) };
 }

@@ -14,6 +14,7 @@ const member: Viewer = {
   firstName: "Test",
   lastName: "User",
   verified: false,
+  isSSO: false,
   twoFactorAuthenticationActivated: true,
   twoFactorAuthenticationIsSet: true,
   pass2FA: true,

@@ -15,6 +15,7 @@ function viewerOf(role: RoleName, organisationId: string | null = "org-1"): View
     firstName: "Some",
     lastName: "One",
     verified: true,
+    isSSO: false,
     twoFactorAuthenticationActivated: true,
     twoFactorAuthenticationIsSet: true,
     pass2FA: true,

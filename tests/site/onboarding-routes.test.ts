@@ -13,6 +13,7 @@ const viewerOf = (role: "SUPER_ADMIN" | "ORGANISATION_OWNER"): Viewer => ({
   firstName: "Test",
   lastName: "User",
   verified: true,
+  isSSO: false,
   twoFactorAuthenticationActivated: true,
   twoFactorAuthenticationIsSet: true,
   pass2FA: true,

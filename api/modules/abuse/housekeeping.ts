@@ -5,18 +5,20 @@ import { logError } from "../../lib/log.ts";
 import { declareJob, observeJob } from "../../lib/metrics.ts";
 import { sweepAbandonedDrafts } from "../reporting/draft-cleaner.ts";
 import { forgetExpiredMailedTokens } from "../account-access/mailed-tokens.ts";
+import { forgetExpiredEmailChanges } from "../account-access/email-change.ts";
 import { forgetOldFailures } from "./failures.ts";
 import { forgetStaleProspects } from "../onboarding/start.ts";
 
 export const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 
-/** One round: abandoned drafts and their files, spent challenges past expiry, decayed failure counts, expired mailed links. */
+/** One round: abandoned drafts and their files, spent challenges past expiry, decayed failure counts, expired mailed links and email changes. */
 export async function runHousekeeping(services: Services, now = new Date()): Promise<void> {
   const db = services.database.db;
   await sweepAbandonedDrafts(services, now);
   await db.delete(proofOfWorkRedemptions).where(lt(proofOfWorkRedemptions.expiresAt, now));
   await forgetOldFailures(db, now);
   await forgetExpiredMailedTokens(db, now);
+  await forgetExpiredEmailChanges(db, now);
   await forgetStaleProspects(db, now);
 }
 

@@ -63,3 +63,50 @@ export function emailChangedMail(to: string): OutgoingMail {
     ].join("\n"),
   };
 }
+
+export const CONFIRM_EMAIL_CHANGE_SUBJECT = "Confirm your new email address";
+export const EMAIL_CHANGE_REQUESTED_SUBJECT = "A change of your email address was requested";
+export const EMAIL_CHANGE_CANCELLED_SUBJECT = "The change of your email address was cancelled";
+
+/** To the new address: the change takes effect only when this link is opened (decision 061). */
+export function confirmEmailChangeMail(config: LinkConfig, to: string, token: string): OutgoingMail {
+  return {
+    to,
+    subject: CONFIRM_EMAIL_CHANGE_SUBJECT,
+    text: [
+      "Someone asked to use this email address for their admin console account.",
+      "",
+      "To make it the account's address, open this link within one day:",
+      consoleUrl(config, `/admin/confirm-email/${token}`),
+      "",
+      "Until then the account keeps its old address. If you did not ask for this, ignore this email.",
+      "",
+    ].join("\n"),
+  };
+}
+
+/** To the address in use: the new one is not named (a hostile request should not spread it), and the change can be refused. */
+export function emailChangeRequestedMail(config: LinkConfig, to: string, token: string): OutgoingMail {
+  return {
+    to,
+    subject: EMAIL_CHANGE_REQUESTED_SUBJECT,
+    text: [
+      "Someone asked to change the email address of your admin console account.",
+      "The change takes effect only when the link sent to the new address is opened; until then, mail keeps coming here.",
+      "",
+      "If you did not ask for this, cancel the change with this link. It also signs your account out everywhere:",
+      consoleUrl(config, `/admin/cancel-email-change/${token}`),
+      "",
+      "Then change your password, and tell your organisation's admin.",
+      "",
+    ].join("\n"),
+  };
+}
+
+export function emailChangeCancelledMail(to: string): OutgoingMail {
+  return {
+    to,
+    subject: EMAIL_CHANGE_CANCELLED_SUBJECT,
+    text: ["The change of your admin console account's email address was cancelled, and the account was signed out everywhere.", "", "Its email address stays as it is.", ""].join("\n"),
+  };
+}

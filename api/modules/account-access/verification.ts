@@ -11,7 +11,7 @@ import { requireStaff } from "../access/policy.ts";
 import { recordActivity } from "../audit/service.ts";
 import { ResendVerificationInput, VerifyAccountInput } from "./inputs.ts";
 import { consumeMailedToken, issueMailedToken } from "./mailed-tokens.ts";
-import { emailChangedMail, verificationMail } from "./mails.ts";
+import { verificationMail } from "./mails.ts";
 
 /**
  * Account verification (spec §2, /admin/verify; docs/decisions/029-account-access.md). An account
@@ -39,14 +39,6 @@ export async function sendVerificationCode(services: Services, to: string, code:
     logError("Could not send a verification code", undefined, { reason: mailFailureReason(error) });
     return false;
   }
-}
-
-/** After an email change committed: a code to the new address, and word to the old one that the change happened. */
-export async function announceEmailChange(services: Services, change: { oldEmail: string; newEmail: string; code: string }): Promise<void> {
-  await sendVerificationCode(services, change.newEmail, change.code);
-  await services.mailer
-    .send(emailChangedMail(change.oldEmail))
-    .catch((error: unknown) => logError("Could not tell an old address of its change", undefined, { reason: mailFailureReason(error) }));
 }
 
 /**

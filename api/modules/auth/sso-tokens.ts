@@ -56,8 +56,12 @@ export function decodeFlow(cookie: string | undefined): SsoFlow | null {
   }
 }
 
-/** The address to send the browser to, and the secrets it must bring back. */
-export function authorizationRequest(issuer: SsoIssuer, config: SsoConfig, redirectUri: string, now: Date): { url: string; flow: SsoFlow } {
+/**
+ * The address to send the browser to, and the secrets it must bring back. `reauthenticate` asks the
+ * provider to ask for the credentials again (`prompt=login`) instead of answering from its own
+ * session: the console's proof of an account before a sensitive change (decision 061).
+ */
+export function authorizationRequest(issuer: SsoIssuer, config: SsoConfig, redirectUri: string, now: Date, options: { reauthenticate?: boolean } = {}): { url: string; flow: SsoFlow } {
   const flow: SsoFlow = {
     state: generateState(),
     codeVerifier: generateCodeVerifier(),
@@ -70,6 +74,7 @@ export function authorizationRequest(issuer: SsoIssuer, config: SsoConfig, redir
   // The ID token must echo it: a token minted for another sign-in cannot be replayed into this one.
   url.searchParams.set("nonce", flow.nonce);
   url.searchParams.set("response_mode", "query");
+  if (options.reauthenticate) url.searchParams.set("prompt", "login");
   return { url: url.toString(), flow };
 }
 

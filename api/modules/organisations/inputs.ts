@@ -4,6 +4,7 @@ import { FONT_FAMILIES, INTERVAL_UNITS } from "../../shared/enums.ts";
 import { TEXT_LIMITS } from "../../shared/limits.ts";
 import { RETENTION_MONTHS_INVALID, RETENTION_MONTHS_MAX, RETENTION_MONTHS_MIN } from "../../shared/retention.ts";
 import { LanguageCode } from "../translation-review/language-code.ts";
+import { ProofFields } from "../auth/reauthentication.ts";
 
 const text = (max: number) => v.pipe(v.string(), v.trim(), v.maxLength(max, `Must be at most ${max} characters`));
 const requiredText = (max: number) => v.pipe(text(max), v.nonEmpty("Required"));
@@ -16,6 +17,10 @@ export const OrganisationSettingsInput = v.object({
   enableEmailAuth2FA: v.optional(v.boolean()),
   enableSSO: v.optional(v.boolean()),
   enableFormTranslations: v.optional(v.boolean()),
+  // The super admin's own proof, for a change of how the organisation's accounts sign in (decision 061).
+  ownPassword: ProofFields.password,
+  ownPasscode: ProofFields.passcode,
+  ownRecoveryCode: ProofFields.recoveryCode,
   /** The language the organisation writes its forms in: what translations start from. */
   formLanguage: v.optional(LanguageCode),
   staleMessageIntervalNumber: v.optional(

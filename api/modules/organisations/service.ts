@@ -9,6 +9,7 @@ import { removeBlobBytes } from "../files/stored-blob.ts";
 import { deleteBlob } from "./administration.ts";
 import { canReachOrganisation, isSuperAdmin, mutate, requirePermission } from "../access/policy.ts";
 import { REMOVE_LOGO, SUPER_ADMIN_ONLY_SETTINGS, type OrganisationSettings } from "./inputs.ts";
+import { CHANGED_MEANWHILE, OWN_PROOF_FIELDS, proveOwnAccountUnder, spendProof } from "../auth/reauthentication.ts";
 
 export const ORGANISATION_NOT_FOUND = "Organisation is not found";
 /** Spec §5 and §8: the logo's failure text. */
@@ -38,16 +39,28 @@ export async function getOrganisation(ctx: Ctx, rawId: string) {
   return reachableOrganisation(ctx.db, requirePermission(ctx, "OrganisationRead"), rawId);
 }
 
+/** How the organisation's accounts sign in (magic links, single sign-on): changing it needs the super admin's own proof (decision 061). */
+function signInSettingsChange(before: { enableEmailAuth2FA: boolean; enableSSO: boolean }, input: { enableEmailAuth2FA?: boolean; enableSSO?: boolean }): boolean {
+  return (input.enableEmailAuth2FA !== undefined && input.enableEmailAuth2FA !== before.enableEmailAuth2FA) || (input.enableSSO !== undefined && input.enableSSO !== before.enableSSO);
+}
+
 /**
  * Changes an organisation's settings. Every instance's cached copy of it (organisation-cache.ts) has
  * gone before this answers: a renamed or archived organisation's old host answers "not found" at once.
  */
-export async function updateOrganisation(ctx: Ctx, rawId: string, { logoBlobID, ...input }: OrganisationSettings) {
+export async function updateOrganisation(ctx: Ctx, rawId: string, { logoBlobID, ownPassword, ownPasscode, ownRecoveryCode, ...input }: OrganisationSettings) {
   let removedLogoKey: string | null = null;
-  const { after, copiesEnded } = await mutate(ctx, "OrganisationUpdate", async (tx, actor) => {
+  const actor = requirePermission(ctx, "OrganisationUpdate");
+  // Found before anything else is judged (decision 065); a first look, to know whether proof is needed (decision 061).
+  const current = await reachableOrganisation(ctx.db, actor, rawId);
+  if (!isSuperAdmin(actor) && SUPER_ADMIN_ONLY_SETTINGS.some((key) => input[key] !== undefined)) throw forbidden();
+  const proof = signInSettingsChange(current, input) ? await proveOwnAccountUnder(ctx, actor, { password: ownPassword, passcode: ownPasscode, recoveryCode: ownRecoveryCode }, OWN_PROOF_FIELDS) : null;
+  const { after, copiesEnded } = await mutate(ctx, "OrganisationUpdate", async (tx) => {
+    // Read again under lock: the change is judged on the row as it is now.
     const before = await reachableOrganisation(tx, actor, rawId, true);
     const id = before.id;
-    if (!isSuperAdmin(actor) && SUPER_ADMIN_ONLY_SETTINGS.some((key) => input[key] !== undefined)) throw forbidden();
+    if (signInSettingsChange(before, input) && !proof) throw new UserError("CONFLICT", CHANGED_MEANWHILE);
+    if (proof) await spendProof(tx, proof);
     // Only '-' or the current logo's id: a new logo arrives through organisationUpdateLogo, never by naming another blob.
     if (logoBlobID !== undefined && logoBlobID !== REMOVE_LOGO && logoBlobID.toLowerCase() !== before.logoBlobId) {
       throw badInput(LOGO_UPLOAD_FAILED, [{ field: "logoBlobID", message: LOGO_UPLOAD_FAILED }]);

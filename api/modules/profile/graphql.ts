@@ -14,6 +14,9 @@ const ChangeDetailsInputType = builder.inputType("ChangeDetailsInput", {
     email: t.string({ required: false }),
     twoFactorAuthenticationActivated: t.boolean({ required: false }),
     avatarBlobID: t.string({ required: false, description: "'-' removes the avatar; the current avatar's id keeps it. New pictures come through changeAvatar." }),
+    password: t.string({ required: false, description: "The current password: needed to change the email address or two-factor authentication." }),
+    passcode: t.string({ required: false, description: "A passcode from the authenticator app, with the password, while two-factor authentication is on." }),
+    recoveryCode: t.string({ required: false, description: "The recovery code, in place of a passcode (it is used up)." }),
   }),
 });
 
@@ -38,7 +41,12 @@ builder.mutationFields((t) => ({
   }),
   changePassword: t.boolean({
     description: "Ends every session of the user, this one included: the console then shows the login page.",
-    args: { oldPassword: t.arg.string({ required: true }), newPassword: t.arg.string({ required: true }) },
+    args: {
+      oldPassword: t.arg.string({ required: true }),
+      newPassword: t.arg.string({ required: true }),
+      passcode: t.arg.string({ required: false, description: "Needed while two-factor authentication is on." }),
+      recoveryCode: t.arg.string({ required: false, description: "In place of a passcode (it is used up)." }),
+    },
     authScopes: { staff: true },
     resolve: (_root, args, ctx) => changePassword(ctx, args),
   }),

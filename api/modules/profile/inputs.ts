@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { TEXT_LIMITS } from "../../shared/limits.ts";
 import { passwordProblem } from "../../shared/password-rule.ts";
+import { ProofFields } from "../auth/reauthentication.ts";
 
 export const INVALID_EMAIL = "Invalid email address";
 export const NAME_MAX_LENGTH = TEXT_LIMITS.personName.max;
@@ -32,6 +33,8 @@ export const ChangeDetailsInput = v.object({
   email: v.optional(EmailText),
   twoFactorAuthenticationActivated: v.optional(v.boolean()),
   avatarBlobID: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(TEXT_LIMITS.id.max, "Invalid file"))),
+  // Proof of the account, asked only when the address or two-factor changes (decision 061).
+  ...ProofFields,
 });
 export type ChangeDetails = v.InferOutput<typeof ChangeDetailsInput>;
 
@@ -50,6 +53,8 @@ export const ChangePasswordInput = v.pipe(
   v.object({
     oldPassword: password,
     newPassword: NewPasswordText,
+    passcode: ProofFields.passcode,
+    recoveryCode: ProofFields.recoveryCode,
   }),
   v.forward(
     v.check((input) => input.oldPassword !== input.newPassword, SAME_PASSWORD),

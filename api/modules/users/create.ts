@@ -15,7 +15,7 @@ import { SUPER_ADMIN_CANNOT_ENABLE } from "../auth/two-factor/switch.ts";
 import { INVALID_FILE } from "../files/chat-image.ts";
 import { claimSeat } from "../organisations/seats.ts";
 import { namedOrganisation } from "../organisations/service.ts";
-import { EMAIL_TAKEN } from "../profile/details.ts";
+import { EMAIL_TAKEN } from "../account-access/email-change.ts";
 import { REMOVE_AVATAR } from "../profile/inputs.ts";
 import { UserCreateInput, type UserCreate } from "./inputs.ts";
 import { mayGiveRole, OUTRANKED, roleById } from "./rules.ts";

@@ -33,6 +33,9 @@ const UserUpdateInputType = builder.inputType("UserUpdateInput", {
     organisationID: t.id({ required: false }),
     roleID: t.id({ required: false }),
     twoFactorAuthenticationActivated: t.boolean({ required: false }),
+    ownPassword: t.string({ required: false, description: "The acting user's own current password: needed to change an email address, a password or two-factor authentication." }),
+    ownPasscode: t.string({ required: false, description: "The acting user's own passcode, with ownPassword, while their two-factor authentication is on." }),
+    ownRecoveryCode: t.string({ required: false, description: "The acting user's own recovery code, in place of ownPasscode (it is used up)." }),
   }),
 });
 

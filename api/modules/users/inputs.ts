@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { ProofFields } from "../auth/reauthentication.ts";
 import { TEXT_LIMITS } from "../../shared/limits.ts";
 import { EmailText, NewPasswordText } from "../profile/inputs.ts";
 
@@ -50,6 +51,10 @@ export const UserUpdateInput = v.object({
   organisationID: optionalId,
   roleID: optionalId,
   twoFactorAuthenticationActivated: v.nullish(v.boolean()),
+  // The acting user's own proof, for a change of how the account signs in or where its mail goes (decision 061).
+  ownPassword: ProofFields.password,
+  ownPasscode: ProofFields.passcode,
+  ownRecoveryCode: ProofFields.recoveryCode,
 });
 export type UserUpdate = v.InferOutput<typeof UserUpdateInput>;
 

@@ -45,6 +45,7 @@ const PUBLIC_PATHS = [
   /^\/admin\/reset-password\/[^/]+$/,
   /^\/admin\/login-verify$/,
   /^\/admin\/verify(?:\/[^/]+)?$/,
+  /^\/admin\/(?:confirm-email|cancel-email-change)\/[^/]+$/,
 ];
 
 // The forms' screens, and above all the builder with its drag-and-drop and editor libraries, are

@@ -7,7 +7,7 @@ import { roleLabel } from '../../../api/shared/roles';
 
 export { ROLE_NAMES, type RoleName };
 
-export const VIEWER_QUERY = `query Viewer { viewer { id email firstName lastName verified twoFactorAuthenticationActivated
+export const VIEWER_QUERY = `query Viewer { viewer { id email firstName lastName verified isSSO twoFactorAuthenticationActivated
   twoFactorAuthenticationIsSet pass2FA hasRecoveryCode role { name label permissions } organisation { id name slug } } }`;
 
 const viewerSchema = v.object({
@@ -17,6 +17,7 @@ const viewerSchema = v.object({
   firstName: v.nullish(v.string(), ''),
   lastName: v.nullish(v.string(), ''),
   verified: v.nullish(v.boolean(), true),
+  isSSO: v.nullish(v.boolean(), false),
   twoFactorAuthenticationActivated: v.nullish(v.boolean(), false),
   // Missing means nothing is owed: the two-factor screens show only when the server says so.
   twoFactorAuthenticationIsSet: v.nullish(v.boolean(), false),

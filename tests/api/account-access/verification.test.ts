@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { authTokens, userActivities, users } from "../../../db/schema/index.ts";
 import { seedDemo } from "../../../db/seed/demo.ts";
 import { hashToken, newToken } from "../../../api/lib/tokens.ts";
-import { EMAIL_CHANGED_SUBJECT, RESET_PASSWORD_SUBJECT, VERIFY_ACCOUNT_SUBJECT } from "../../../api/modules/account-access/mails.ts";
+import { CONFIRM_EMAIL_CHANGE_SUBJECT, EMAIL_CHANGE_REQUESTED_SUBJECT, RESET_PASSWORD_SUBJECT, VERIFY_ACCOUNT_SUBJECT } from "../../../api/modules/account-access/mails.ts";
 import { NOT_YOUR_EMAIL, RESEND_TOO_SOON } from "../../../api/modules/account-access/verification.ts";
 import { VERIFICATION_CODE_INVALID, VERIFY_TOKEN_REQUIRED } from "../../../api/shared/messages.ts";
 import { createUser } from "../../factories/users.ts";
@@ -14,13 +14,14 @@ import { anonymous, loginAs, type StaffClient } from "../../helpers/session.ts";
 
 /**
  * Account verification (spec §2 /admin/verify, §7 verify_account and resendEmailVerification;
- * decision 029): a changed address gets a code and the old address is told; the code is a mailed
- * secret (hashed, single-use, short-lived, voided by the next one).
+ * decision 029): an unverified account gets a code; the code is a mailed secret (hashed, single-use,
+ * short-lived, voided by the next one). A changed address waits for the link mailed to it and the
+ * old address is told (decision 061; tests/api/profile/email-change.test.ts has the rest).
  */
 let server: TestServer;
 let demoId: string;
 
-const CHANGE_EMAIL = `mutation ($email: String!) { changeDetails(input: { email: $email }) { verified } }`;
+const CHANGE_EMAIL = `mutation ($email: String!, $password: String) { changeDetails(input: { email: $email, password: $password }) { verified } }`;
 const RESEND = `mutation ($email: String!) { resendEmailVerification(email: $email) }`;
 const VERIFIED = `{ viewer { verified } }`;
 
@@ -34,17 +35,17 @@ const isVerified = async (id: string) => (await server.db.select({ verified: use
 const resend = (client: StaffClient, email: string) => client.gql(RESEND, { email }) as Promise<Answer<{ resendEmailVerification: boolean }>>;
 
 let counter = 0;
-/** A signed-in member who has just changed their address: the code has gone to the new one. */
-async function memberWithNewAddress(): Promise<{ id: string; oldEmail: string; email: string; client: StaffClient; code: string; mails: OutboxMail[] }> {
-  const user = await createUser(server.db, { role: "MEMBER", organisationId: demoId });
-  const client = await loginAs(server, user.email, user.password);
+/** A signed-in member whose account is unverified (as a created account is) and who has just been mailed a code. */
+async function unverifiedMemberWithCode(): Promise<{ id: string; email: string; client: StaffClient; code: string }> {
   counter += 1;
-  const email = `moved-${counter}-${Date.now().toString(36)}@example.test`;
+  const email = `unverified-${counter}-${Date.now().toString(36)}@example.test`;
+  const user = await createUser(server.db, { role: "MEMBER", organisationId: demoId, email });
+  await server.db.update(users).set({ verified: false }).where(eq(users.id, user.id));
+  const client = await loginAs(server, user.email, user.password);
   const seen = readOutbox(server.dataDir);
-  expect(((await client.gql(CHANGE_EMAIL, { email })) as Answer<{ changeDetails: { verified: boolean } }>).data?.changeDetails.verified).toBe(false);
+  expect((await resend(client, email)).data?.resendEmailVerification).toBe(true);
   const codeMail = await waitForMail(server.dataDir, { to: email, subject: VERIFY_ACCOUNT_SUBJECT, seen });
-  const oldMail = await waitForMail(server.dataDir, { to: user.email, subject: EMAIL_CHANGED_SUBJECT, seen });
-  return { id: user.id, oldEmail: user.email, email, client, code: tokenAfter(codeMail, "/admin/verify/"), mails: [codeMail, oldMail] };
+  return { id: user.id, email, client, code: tokenAfter(codeMail, "/admin/verify/") };
 }
 
 /** The latest code was sent long enough ago that another may be asked for. */
@@ -58,30 +59,39 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 describe("a changed email address", () => {
-  test("gets a code at the new address, and the old address is told without naming the new one", async () => {
-    const { code, mails, email, oldEmail } = await memberWithNewAddress();
+  test("gets a link at the new address, and the old address is told without naming the new one", async () => {
+    const user = await createUser(server.db, { role: "MEMBER", organisationId: demoId });
+    const client = await loginAs(server, user.email, user.password);
+    const email = `moved-${Date.now().toString(36)}@example.test`;
+    const seen = readOutbox(server.dataDir);
+    expect(((await client.gql(CHANGE_EMAIL, { email, password: user.password })) as Answer<{ changeDetails: { verified: boolean } }>).data?.changeDetails.verified).toBe(true);
+    const linkMail = await waitForMail(server.dataDir, { to: email, subject: CONFIRM_EMAIL_CHANGE_SUBJECT, seen });
+    const oldMail = await waitForMail(server.dataDir, { to: user.email, subject: EMAIL_CHANGE_REQUESTED_SUBJECT, seen });
+    const code = tokenAfter(linkMail, "/admin/confirm-email/");
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(mails[0]!.text).toContain(code);
-    expect(mails[1]!.to).toBe(oldEmail);
-    expect(mails[1]!.text).not.toContain(email);
-    expect(mails[1]!.text).not.toContain(code);
+    expect(oldMail.text).not.toContain(email);
+    expect(oldMail.text).not.toContain(code);
   });
 
-  test("voids reset links sent to the old address", async () => {
+  test("voids reset links sent to the old address once the new one is confirmed, not before", async () => {
     const user = await createUser(server.db, { role: "MEMBER", organisationId: demoId });
     const client = await loginAs(server, user.email, user.password);
     const seen = readOutbox(server.dataDir);
     await anonymous(server).gql(`mutation ($email: String!) { forgotPassword(email: $email) }`, { email: user.email });
     const link = tokenAfter(await waitForMail(server.dataDir, { to: user.email, subject: RESET_PASSWORD_SUBJECT, seen }), "/admin/reset-password/");
-    await client.gql(CHANGE_EMAIL, { email: `elsewhere-${Date.now().toString(36)}@example.test` });
-    const check = (await anonymous(server).gql(`query ($token: String!) { verifyResetToken(token: $token) }`, { token: link })) as Answer<{ verifyResetToken: boolean }>;
-    expect(check.data?.verifyResetToken).toBe(false);
+    const email = `elsewhere-${Date.now().toString(36)}@example.test`;
+    await client.gql(CHANGE_EMAIL, { email, password: user.password });
+    const resetWorks = async () => ((await anonymous(server).gql(`query ($token: String!) { verifyResetToken(token: $token) }`, { token: link })) as Answer<{ verifyResetToken: boolean }>).data?.verifyResetToken;
+    expect(await resetWorks()).toBe(true);
+    const confirm = tokenAfter(await waitForMail(server.dataDir, { to: email, subject: CONFIRM_EMAIL_CHANGE_SUBJECT, seen }), "/admin/confirm-email/");
+    expect((await anonymous(server).gql(`mutation ($token: String!) { confirmEmailChange(token: $token) }`, { token: confirm })).errors).toBeUndefined();
+    expect(await resetWorks()).toBe(false);
   });
 });
 
 describe("POST /api/auth/verify_account", () => {
   test("the mailed code verifies the account, without a session, once; the audit log records it", async () => {
-    const { id, code, client } = await memberWithNewAddress();
+    const { id, code, client } = await unverifiedMemberWithCode();
     expect(await verifyAccount({ token: code })).toMatchObject({ status: 200, body: { verified: true } });
     expect(await isVerified(id)).toBe(true);
     expect(((await client.gql(VERIFIED)) as Answer<{ viewer: { verified: boolean } }>).data?.viewer.verified).toBe(true);
@@ -92,7 +102,7 @@ describe("POST /api/auth/verify_account", () => {
   });
 
   test("a pasted code with spaces around it still works", async () => {
-    const { id, code } = await memberWithNewAddress();
+    const { id, code } = await unverifiedMemberWithCode();
     expect((await verifyAccount({ token: `  ${code}\n` })).status).toBe(200);
     expect(await isVerified(id)).toBe(true);
   });
@@ -122,7 +132,7 @@ describe("POST /api/auth/verify_account", () => {
 
 describe("resendEmailVerification", () => {
   test("mails a new code to the caller's own address and voids the one before", async () => {
-    const { id, email, client, code } = await memberWithNewAddress();
+    const { id, email, client, code } = await unverifiedMemberWithCode();
     await ageCodes(id);
     const seen = readOutbox(server.dataDir);
     expect((await resend(client, email)).data?.resendEmailVerification).toBe(true);
@@ -134,7 +144,7 @@ describe("resendEmailVerification", () => {
   });
 
   test("refused without a session, for anyone else's address, and within a minute of the last code", async () => {
-    const { id, email, client } = await memberWithNewAddress();
+    const { id, email, client } = await unverifiedMemberWithCode();
     const signedOut = await resend(anonymous(server), email);
     expect(signedOut.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
     const other = await resend(client, "owner@demo.test");

@@ -129,7 +129,7 @@ const RUNS: Record<string, Run> = {
   userUpdateAvatar: { as: "owner", query: `mutation ($id: ID!, $file: File) { userUpdateAvatar(id: $id, file: $file) { id } }`, variables: (fx) => ({ id: fx.user }), upload: true },
   userSuspend: { as: "owner", query: BY_ID("userSuspend"), variables: (fx) => ({ id: fx.user }) },
   userUnsuspend: { as: "owner", query: BY_ID("userUnsuspend"), variables: (fx) => ({ id: fx.user }) },
-  userTwoFactorAuthenticationUpdate: { as: "superAdmin", query: `mutation ($u: ID!) { userTwoFactorAuthenticationUpdate(userID: $u, activated: false) }`, variables: (fx) => ({ u: fx.twoFactorUser }) },
+  userTwoFactorAuthenticationUpdate: { as: "superAdmin", query: `mutation ($u: ID!) { userTwoFactorAuthenticationUpdate(userID: $u, activated: false, password: "${DEMO_PASSWORD}") }`, variables: (fx) => ({ u: fx.twoFactorUser }) },
   userKick: { as: "owner", query: `mutation ($id: ID!, $o: ID!) { userKick(id: $id, organisationID: $o) }`, variables: (fx) => ({ id: fx.northwindGuest, o: fx.demo }) },
   userDelete: { as: "owner", query: `mutation ($id: ID!) { userDelete(id: $id) }`, variables: (fx) => ({ id: fx.user }) },
   // One's own profile, as a fresh member (the password change ends their sessions, so it comes last)
@@ -150,6 +150,8 @@ const EXEMPT: Record<string, string> = {
   forgotPassword: "must answer the same whether or not the account exists; records ForgotPassword only for a real one",
   resendEmailVerification: "must answer the same whether or not the account exists; records ResendEmailVerification only for a real one",
   resetPassword: "needs the mailed token; records ResetPassword, tested in tests/api/account-access",
+  confirmEmailChange: "needs the link mailed to the new address; records EmailChangeConfirmed, tested in tests/api/profile/email-change.test.ts",
+  cancelEmailChange: "needs the link mailed to the old address; records EmailChangeCancelled, tested in tests/api/profile/email-change.test.ts",
   onboardUpdate: "a prospect's own sign-up details before any account or organisation exists; the finished sign-up records OrganisationSignUp and Onboard",
   twoFactorAuthenticationRecover: "a sign-in step that needs a device's recovery code; records TwoFactorRecovered",
   twoFactorAuthenticationUndo: "a sign-in step that needs a set-up in progress; records TwoFactorSetupUndone",

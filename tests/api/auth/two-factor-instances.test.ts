@@ -36,17 +36,17 @@ describe("two-factor changes reach every instance before they answer", () => {
       expect(await rolesCount(onSecond(client))).toBeGreaterThan(0);
       expect(await rolesCount(other)).toBeGreaterThan(0);
 
-      const on = await client.gql("mutation { changeDetails(input: { twoFactorAuthenticationActivated: true }) { id } }");
+      const on = await client.gql("mutation ($password: String) { changeDetails(input: { twoFactorAuthenticationActivated: true, password: $password }) { id } }", { password: user.password });
       expect(on.errors).toBeUndefined();
       expect(await rolesCount(onSecond(client))).toBe(0);
       expect(await check(onSecond(client))).toBe("two_factor_required");
       expect(await check(other)).toBe("unauthorised");
 
-      const secret = (await client.gql<{ twoFactorAuthenticationSecret: { secret: string } }>("{ twoFactorAuthenticationSecret { secret } }")).data!.twoFactorAuthenticationSecret.secret;
+      const phone = authenticator((await client.gql<{ twoFactorAuthenticationSecret: { secret: string } }>("{ twoFactorAuthenticationSecret { secret } }")).data!.twoFactorAuthenticationSecret.secret);
       const passed = await client.fetch("/api/auth/two_factor/verification", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ passcode: authenticator(secret).nextPasscode() }),
+        body: JSON.stringify({ passcode: phone.nextPasscode() }),
       });
       expect(passed.status).toBe(200);
       expect(await rolesCount(onSecond(client))).toBeGreaterThan(0);
@@ -57,7 +57,10 @@ describe("two-factor changes reach every instance before they answer", () => {
       expect(await check(pending)).toBe("two_factor_required");
       expect(await check(clientWithCookie(first, pending.cookie))).toBe("two_factor_required");
 
-      const off = await onSecond(client).gql("mutation { changeDetails(input: { twoFactorAuthenticationActivated: false }) { id } }");
+      const off = await onSecond(client).gql("mutation ($password: String, $passcode: String) { changeDetails(input: { twoFactorAuthenticationActivated: false, password: $password, passcode: $passcode }) { id } }", {
+        password: user.password,
+        passcode: phone.nextPasscode(),
+      });
       expect(off.errors).toBeUndefined();
       expect(await check(clientWithCookie(first, pending.cookie))).toBe("unauthorised");
       expect(await rolesCount(client)).toBeGreaterThan(0);

@@ -21,8 +21,9 @@ async function postJson(client: StaffClient, path: string, body: unknown): Promi
 }
 const sendPasscode = (client: StaffClient, passcode: unknown) => postJson(client, "/api/auth/two_factor/verification", { passcode });
 
-async function turnOn(client: StaffClient) {
-  const answer = await client.gql("mutation { changeDetails(input: { twoFactorAuthenticationActivated: true }) { id } }");
+/** Settings' switch, with the password it asks for (decision 061). */
+async function turnOn(client: StaffClient, user: { password: string }) {
+  const answer = await client.gql("mutation ($password: String) { changeDetails(input: { twoFactorAuthenticationActivated: true, password: $password }) { id } }", { password: user.password });
   expect(answer.errors).toBeUndefined();
 }
 
@@ -30,7 +31,7 @@ async function turnOn(client: StaffClient) {
 async function ownerWithTwoFactor() {
   const user = await createUser(env.server.db, { role: "ORGANISATION_OWNER", organisationId: env.organisationId });
   const client = await loginAs(env.server, user.email, user.password);
-  await turnOn(client);
+  await turnOn(client, user);
   const setup = await client.gql<{ twoFactorAuthenticationSecret: { secret: string } }>(SECRET_QUERY);
   const phone = authenticator(setup.data!.twoFactorAuthenticationSecret.secret);
   expect((await sendPasscode(client, phone.nextPasscode())).status).toBe(200);
@@ -66,7 +67,7 @@ describe("setting up two-factor authentication", () => {
   test("turning it on owes setup; the QR secret, a right passcode and a downloaded recovery code let the session in", async () => {
     const user = await createUser(env.server.db, { role: "ORGANISATION_OWNER", organisationId: env.organisationId });
     const client = await loginAs(env.server, user.email, user.password);
-    await turnOn(client);
+    await turnOn(client, user);
     const pending = await client.gql<ViewerData>(VIEWER);
     expect(pending.data?.viewer).toMatchObject({ pass2FA: false, twoFactorAuthenticationActivated: true, twoFactorAuthenticationIsSet: false, organisation: null });
     await expectNoData(client);
@@ -103,7 +104,7 @@ describe("setting up two-factor authentication", () => {
   test("the back arrow undoes setup; once a passcode is confirmed it cannot", async () => {
     const user = await createUser(env.server.db, { role: "MEMBER", organisationId: env.organisationId });
     const client = await loginAs(env.server, user.email, user.password);
-    await turnOn(client);
+    await turnOn(client, user);
     const undo = await client.gql<{ twoFactorAuthenticationUndo: boolean }>("mutation { twoFactorAuthenticationUndo }");
     expect(undo.data?.twoFactorAuthenticationUndo).toBe(true);
     expect((await client.gql<ViewerData>(VIEWER)).data?.viewer).toMatchObject({ pass2FA: true, twoFactorAuthenticationActivated: false });
@@ -118,7 +119,7 @@ describe("setting up two-factor authentication", () => {
     const user = await createUser(env.server.db, { role: "MEMBER", organisationId: env.organisationId });
     const client = await loginAs(env.server, user.email, user.password);
     expect((await client.gql("{ twoFactorRecoveryCode }")).errors?.[0]?.message).toBe("Two-Factor Authentication is not set up, so there is no recovery code.");
-    await turnOn(client);
+    await turnOn(client, user);
     expect((await client.gql("{ twoFactorRecoveryCode }")).errors?.length).toBeGreaterThan(0);
     expect(await rowOf(user.id)).toMatchObject({ recoveryCodeHash: null });
   });
@@ -203,16 +204,19 @@ describe("an open console socket", () => {
     const closed = new Promise<number>((resolve) => (socket.onclose = (event) => resolve(event.code)));
     await new Promise((resolve) => (socket.onopen = resolve));
     socket.send(JSON.stringify({ type: "connection_init" }));
-    await turnOn(client);
+    await turnOn(client, user);
     expect(await closed).toBe(4401);
   }, 20_000);
 });
 
 describe("turning two-factor authentication off", () => {
   test("the user turns it off from Settings: the other sessions end", async () => {
-    const { user, client } = await ownerWithTwoFactor();
+    const { user, client, phone } = await ownerWithTwoFactor();
     const { client: other } = await signIn(user);
-    const off = await client.gql("mutation { changeDetails(input: { twoFactorAuthenticationActivated: false }) { twoFactorAuthenticationActivated } }");
+    const off = await client.gql("mutation ($password: String, $passcode: String) { changeDetails(input: { twoFactorAuthenticationActivated: false, password: $password, passcode: $passcode }) { twoFactorAuthenticationActivated } }", {
+      password: user.password,
+      passcode: phone.nextPasscode(),
+    });
     expect(off.errors).toBeUndefined();
     expect(await rowOf(user.id)).toMatchObject({ twoFactorAuthenticationActivated: false, twoFactorSecret: null, recoveryCodeHash: null });
     expect(await other.fetch("/api/auth/check").then((r) => r.text())).toBe("unauthorised");
@@ -223,9 +227,9 @@ describe("turning two-factor authentication off", () => {
     const superAdmin = await createUser(env.server.db, { role: "SUPER_ADMIN", organisationId: null });
     const admin = await loginAs(env.server, superAdmin.email, superAdmin.password);
     const plain = await createUser(env.server.db, { role: "MEMBER", organisationId: env.organisationId });
-    const enable = await admin.gql(`mutation { userTwoFactorAuthenticationUpdate(userID: "${plain.id}", activated: true) }`);
+    const enable = await admin.gql(`mutation { userTwoFactorAuthenticationUpdate(userID: "${plain.id}", activated: true, password: "${superAdmin.password}") }`);
     expect(enable.errors?.[0]?.message).toBe("Super Admins cannot enable Two-Factor Authentication.");
-    expect((await admin.gql(`mutation { userTwoFactorAuthenticationUpdate(userID: "${plain.id}", activated: false) }`)).errors?.[0]?.message).toBe(
+    expect((await admin.gql(`mutation { userTwoFactorAuthenticationUpdate(userID: "${plain.id}", activated: false, password: "${superAdmin.password}") }`)).errors?.[0]?.message).toBe(
       "Super Admins cannot enable Two-Factor Authentication.",
     );
     expect((await rowOf(plain.id)).twoFactorAuthenticationActivated).toBe(false);
@@ -236,7 +240,7 @@ describe("turning two-factor authentication off", () => {
     expect(denied.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
     expect((await rowOf(user.id)).twoFactorAuthenticationActivated).toBe(true);
 
-    const off = await admin.gql<{ userTwoFactorAuthenticationUpdate: boolean }>(`mutation { userTwoFactorAuthenticationUpdate(userID: "${user.id}", activated: false) }`);
+    const off = await admin.gql<{ userTwoFactorAuthenticationUpdate: boolean }>(`mutation { userTwoFactorAuthenticationUpdate(userID: "${user.id}", activated: false, password: "${superAdmin.password}") }`);
     expect(off.data?.userTwoFactorAuthenticationUpdate).toBe(true);
     expect(await rowOf(user.id)).toMatchObject({ twoFactorAuthenticationActivated: false, twoFactorSecret: null });
     expect(await client.fetch("/api/auth/check").then((r) => r.text())).toBe("unauthorised");

@@ -102,7 +102,10 @@ describe("email sign-in turned on by the super admin", () => {
     const member = await createUser(first.db, { role: "MEMBER", organisationId: organisation.id });
     const owner = await loginAs(first, (await createUser(first.db, { role: "ORGANISATION_OWNER", organisationId: organisation.id })).email, "correct-horse-1");
     expect((await owner.gql(UPDATE, { id: organisation.id, input: { enableEmailAuth2FA: true } })).errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
-    const toggled = await superAdmin.gql<{ organisationUpdate: { enableEmailAuth2FA: boolean } }>(UPDATE, { id: organisation.id, input: { enableEmailAuth2FA: true } });
+    // Changing how the organisation's accounts sign in needs the super admin's own password (decision 061).
+    const unproven = await superAdmin.gql(UPDATE, { id: organisation.id, input: { enableEmailAuth2FA: true } });
+    expect(unproven.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    const toggled = await superAdmin.gql<{ organisationUpdate: { enableEmailAuth2FA: boolean } }>(UPDATE, { id: organisation.id, input: { enableEmailAuth2FA: true, ownPassword: DEMO_PASSWORD } });
     expect(toggled.data?.organisationUpdate.enableEmailAuth2FA).toBe(true);
     const [row] = await first.db.select().from(organisations).where(eq(organisations.id, organisation.id));
     expect(row!.enableEmailAuth2FA).toBe(true);

@@ -8,6 +8,7 @@ import { demoOrganisationIds } from "../../helpers/demo.ts";
 import { anonymous, loginAs, type StaffClient } from "../../helpers/session.ts";
 import { ReporterClient } from "../../helpers/reporter.ts";
 import { createUser } from "../../factories/users.ts";
+import { linkIn, mailsTo } from "../../helpers/mail-links.ts";
 
 let server: TestServer;
 let demoId: string;
@@ -43,7 +44,7 @@ describe("changeDetails: allowed", () => {
     const viewer = await client.gql<{ viewer: { firstName: string; lastName: string } }>(`{ viewer { firstName lastName } }`);
     expect(viewer.data?.viewer).toEqual({ firstName: "Ada", lastName: "Lovelace" });
     const [entry] = await auditOf(user.id);
-    expect(entry).toMatchObject({ userId: user.id, organisationId: demoId, objectType: "Self", metadata: { first_name: "Ada", last_name: "Lovelace", email_changed: false } });
+    expect(entry).toMatchObject({ userId: user.id, organisationId: demoId, objectType: "Self", metadata: { first_name: "Ada", last_name: "Lovelace", email_change_requested: false } });
   });
 
   test("every staff role may change their own details, the super admin included", async () => {
@@ -55,12 +56,16 @@ describe("changeDetails: allowed", () => {
     }
   });
 
-  test("a new email is stored lower-cased, signs in, and marks the account unverified until it is confirmed", async () => {
+  test("a new email is stored lower-cased, waits for its link, and then signs in instead of the old one", async () => {
     const { user, client } = await freshMember();
-    const answer = await change(client, { email: "  New.Address@Example.TEST " });
+    const answer = await change(client, { email: "  New.Address@Example.TEST ", password: user.password });
     expect(answer.errors).toBeUndefined();
-    expect(answer.data?.changeDetails).toMatchObject({ email: "new.address@example.test", verified: false });
-    expect((await auditOf(user.id))[0]?.metadata).toMatchObject({ email_changed: true });
+    expect(answer.data?.changeDetails).toMatchObject({ email: user.email, verified: true });
+    expect((await client.gql<{ viewer: { pendingEmail: string } }>("{ viewer { pendingEmail } }")).data?.viewer.pendingEmail).toBe("new.address@example.test");
+    expect((await auditOf(user.id))[0]?.metadata).toMatchObject({ email_change_requested: true });
+    const link = linkIn(mailsTo(server.dataDir, "new.address@example.test").at(-1)!, "/admin/confirm-email/");
+    const confirmed = await anonymous(server).gql(`mutation ($token: String!) { confirmEmailChange(token: $token) }`, { token: link.pathname.split("/").at(-1) });
+    expect(confirmed.errors).toBeUndefined();
     await loginAs(server, "new.address@example.test", user.password);
     const old = await server.fetch("/api/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: user.email, password: user.password }) });
     expect(old.status).toBe(401);
@@ -77,7 +82,7 @@ describe("changeDetails: refused, and nothing changes", () => {
   test("an email another account uses, in any organisation and any letter case, is refused clearly", async () => {
     const { user, client } = await freshMember();
     for (const taken of ["OWNER@northwind.test", "owner@demo.test"]) {
-      const answer = await change(client, { firstName: "Changed", email: taken });
+      const answer = await change(client, { firstName: "Changed", email: taken, password: user.password });
       expect(answer.errors?.[0]).toMatchObject({ message: "This email address is already in use.", extensions: { code: "CONFLICT", fields: [{ field: "email", message: "This email address is already in use." }] } });
       expect(answer.data).toBeNull();
     }
@@ -114,7 +119,7 @@ describe("changeDetails: refused, and nothing changes", () => {
 
   test("turning two-factor authentication on makes this session owe its setup before anything else", async () => {
     const { user, client } = await freshMember();
-    const answer = await change(client, { firstName: "Changed", twoFactorAuthenticationActivated: true });
+    const answer = await change(client, { firstName: "Changed", twoFactorAuthenticationActivated: true, password: user.password });
     expect(answer.errors).toBeUndefined();
     expect(await rowOf(user.id)).toMatchObject({ firstName: "Changed", twoFactorAuthenticationActivated: true, twoFactorAuthenticationIsSet: false });
     // The same cookie now reaches only the two-factor screens (tests/api/auth/two-factor.test.ts has the rest).

@@ -36,11 +36,11 @@ export function requirePending(ctx: Ctx): TwoFactorPendingActor {
 }
 
 /**
- * Counts a wrong code against the session and answers with `message`; the last allowed one ends
- * the session on every instance and tells its console. Runs outside the caller's transaction, so
+ * Counts a wrong code against the session (one owing its step, or one proving itself again
+ * before a sensitive change) and answers with `message`; the last allowed one ends the session on every instance and tells its console. Runs outside the caller's transaction, so
  * the refusal cannot roll the count back.
  */
-export async function wrongCode(ctx: Ctx, actor: TwoFactorPendingActor, message: string, now = new Date()): Promise<never> {
+export async function wrongCode(ctx: Ctx, actor: SignedInActor, message: string, now = new Date()): Promise<never> {
   const db = ctx.db;
   const [counted] = await db
     .update(sessions)

@@ -28,9 +28,15 @@ builder.queryFields((t) => ({
     resolve: (_root, _args, ctx) => twoFactorSecret(ctx),
   }),
   twoFactorRecoveryCode: t.stringList({
-    description: "Issues a new recovery code (the previous one stops working); it is shown only in this answer.",
+    description:
+      "Issues a new recovery code (the previous one stops working); it is shown only in this answer. Replacing an existing code needs the current password, and the passcode or the recovery code.",
+    args: {
+      password: t.arg.string({ required: false }),
+      passcode: t.arg.string({ required: false }),
+      recoveryCode: t.arg.string({ required: false }),
+    },
     authScopes: { staff: true },
-    resolve: (_root, _args, ctx) => issueRecoveryCode(ctx),
+    resolve: (_root, args, ctx) => issueRecoveryCode(ctx, args),
   }),
 }));
 
@@ -45,9 +51,15 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, ctx) => recoverTwoFactor(ctx, args),
   }),
   userTwoFactorAuthenticationUpdate: t.boolean({
-    description: "A super admin turns a user's two-factor authentication off (or their own on or off).",
-    args: { userID: t.arg.id({ required: true }), activated: t.arg.boolean({ required: true }) },
+    description: "A super admin turns a user's two-factor authentication off (or their own on or off), proving their own account with password and passcode.",
+    args: {
+      userID: t.arg.id({ required: true }),
+      activated: t.arg.boolean({ required: true }),
+      password: t.arg.string({ required: false, description: "The acting super admin's own current password." }),
+      passcode: t.arg.string({ required: false, description: "The acting super admin's own passcode, when their two-factor is on." }),
+      recoveryCode: t.arg.string({ required: false }),
+    },
     authScopes: { superAdmin: true },
-    resolve: (_root, args, ctx) => changeUserTwoFactor(ctx, { userID: String(args.userID), activated: args.activated }),
+    resolve: (_root, args, ctx) => changeUserTwoFactor(ctx, { ...args, userID: String(args.userID) }),
   }),
 }));

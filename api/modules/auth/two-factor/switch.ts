@@ -9,6 +9,7 @@ import { IdText, parseWith } from "../../../lib/validation.ts";
 import { isUuid } from "../../../lib/ids.ts";
 import { isSuperAdmin, requireStaff } from "../../access/policy.ts";
 import { recordActivity } from "../../audit/service.ts";
+import { ProofFields, proveOwnAccount, spendProof } from "../reauthentication.ts";
 import { announceEnded, endOtherSessions } from "./attempts.ts";
 
 export const SUPER_ADMIN_CANNOT_ENABLE = "Super Admins cannot enable Two-Factor Authentication.";
@@ -40,13 +41,14 @@ export async function changeOwnTwoFactor(tx: Database, actor: StaffActor, accoun
   return ended;
 }
 
-export const ChangeUserTwoFactorInput = v.object({ userID: IdText, activated: v.boolean() });
+export const ChangeUserTwoFactorInput = v.object({ userID: IdText, activated: v.boolean(), ...ProofFields });
 
 /**
  * A super admin turns another user's two-factor authentication off (a lost device and a lost
  * recovery code). Only off: turning it on is the account holder's own step, since only they can
  * scan the key (spec §6: 'Super Admins cannot enable Two-Factor Authentication.'). The user's
- * sessions all end.
+ * sessions all end. The super admin proves their own account first (decision 061): a stolen
+ * session must not strip someone's second factor.
  */
 export async function changeUserTwoFactor(ctx: Ctx, rawInput: unknown): Promise<true> {
   const actor = requireStaff(ctx);
@@ -54,7 +56,12 @@ export async function changeUserTwoFactor(ctx: Ctx, rawInput: unknown): Promise<
   if (!isSuperAdmin(actor)) throw forbidden();
   if (!isUuid(input.userID)) throw notFound(USER_NOT_FOUND);
   const userId = input.userID.toLowerCase();
+  // The user is found before the proof is judged: an unknown id is not found, whatever else is sent (decision 065).
+  const [known] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
+  if (!known) throw notFound(USER_NOT_FOUND);
+  const proof = await proveOwnAccount(ctx, actor, input);
   const ended = await changeEverywhere(ctx.db, ctx.services.invalidator, { userIds: [userId] }, async (tx) => {
+    await spendProof(tx, proof);
     const [target] = await tx
       .select({ id: users.id, organisationId: users.organisationId, activated: users.twoFactorAuthenticationActivated })
       .from(users)

@@ -9,6 +9,7 @@ import { ErrorBanner } from '../../ui/error-banner';
 import { errorMessage } from '../../ui/errors';
 import { MissingScreen } from '../../ui/missing-screen';
 import { notify } from '../../ui/notice-store';
+import { ownProof, ownProofRefusal, ProofDialog, type AccountProof, type ProofRefusal } from '../../ui/proof-dialog';
 import { SelectField } from '../../ui/select-field';
 import { isSuperAdmin, type Viewer } from '../../viewer';
 import { FormLanguageField } from './form-language-field';
@@ -86,6 +87,8 @@ function SettingsForm({ viewer, organisation, organisationID, RichTextEditor }: 
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const [error, setError] = useState<string>();
   const [{ fetching }, update] = useMutation(UPDATE_MUTATION);
+  /** How the organisation's accounts sign in changes only with the super admin's own password (decision 061). */
+  const [askingProof, setAskingProof] = useState(false);
   const set = <K extends keyof OrganisationSettings>(key: K) => (value: OrganisationSettings[K]) => setValues((current) => ({ ...current, [key]: value }));
 
   const submit = async (event: FormEvent) => {
@@ -99,13 +102,30 @@ function SettingsForm({ viewer, organisation, organisationID, RichTextEditor }: 
     };
     setErrors(problems);
     if (Object.values(problems).some(Boolean)) return;
+    setError(undefined);
+    if (superAdmin && (values.enableEmailAuth2FA !== organisation.enableEmailAuth2FA || values.enableSSO !== organisation.enableSSO)) return setAskingProof(true);
+    await save();
+  };
+
+  const formInput = (): Record<string, unknown> => {
     const input: Record<string, unknown> = { ...values, staleMessageIntervalNumber: Number(interval), openSeatNumber: Number(seats) };
     if (!superAdmin) for (const key of SUPER_ADMIN_ONLY) delete input[key];
-    setError(undefined);
-    const result = await update({ id: organisation.id, input });
-    if (result.error) return setError(errorMessage(result.error));
+    return input;
+  };
+
+  /** Saves; a refusal of the proof is answered to the dialog, anything else shows above the form. */
+  const save = async (proof?: AccountProof): Promise<ProofRefusal | undefined> => {
+    const result = await update({ id: organisation.id, input: { ...formInput(), ...(proof ? ownProof(proof) : {}) } });
+    if (result.error) {
+      const refusal = ownProofRefusal(result.error);
+      if (proof && Object.keys(refusal.fields ?? {}).length > 0) return refusal;
+      setAskingProof(false);
+      setError(errorMessage(result.error));
+      return undefined;
+    }
     notify(ORGANISATION_UPDATED);
     navigate(organisationOverviewPath(organisationID));
+    return undefined;
   };
 
   return (
@@ -189,6 +209,16 @@ function SettingsForm({ viewer, organisation, organisationID, RichTextEditor }: 
           </button>
         </div>
       </form>
+      {askingProof && (
+        <ProofDialog
+          title="Sign-in Settings"
+          intro={`The way ${organisation.name}'s accounts sign in will change (Magic Link / OTP, single sign-on).`}
+          submitLabel="Save"
+          account={viewer}
+          onSubmit={save}
+          onClose={() => setAskingProof(false)}
+        />
+      )}
     </main>
   );
 }

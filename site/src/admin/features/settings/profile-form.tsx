@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation } from 'urql';
+import { useMutation, useQuery } from 'urql';
 import { TextField } from '../../../lib/text-field';
 import { ErrorBanner } from '../../ui/error-banner';
 import { errorMessage } from '../../ui/errors';
 import { notify } from '../../ui/notice-store';
 import { AvatarField } from './avatar-field';
+import { ProofDialog, proofRefusal, type AccountProof } from '../../ui/proof-dialog';
 import { TwoFactorSetting } from './two-factor-setting';
-import { CHANGE_DETAILS_MUTATION, fieldProblems, PROFILE_UPDATED, REQUIRED, type Profile } from './settings-api';
+import { CHANGE_DETAILS_MUTATION, emailLinkSent, fieldProblems, PENDING_EMAIL_QUERY, PROFILE_UPDATED, REQUIRED, type Profile } from './settings-api';
 
 type Errors = { firstName?: string; lastName?: string; email?: string };
 
@@ -23,7 +24,31 @@ export function ProfileForm({ profile, onSaved }: ProfileFormProps) {
   const [errors, setErrors] = useState<Errors>({});
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
+  const [pendingResult] = useQuery<{ viewer: { pendingEmail: string | null } | null }>({ query: PENDING_EMAIL_QUERY });
+  const [savedPending, setPendingEmail] = useState<string | null>();
+  const pendingEmail = savedPending === undefined ? pendingResult.data?.viewer?.pendingEmail : savedPending;
+  /** A new address asks for the password first (decision 061); names alone do not. */
+  const [askingProof, setAskingProof] = useState(false);
   const [, changeDetails] = useMutation(CHANGE_DETAILS_MUTATION);
+  const emailChanged = !profile.isSSO && email.trim().toLowerCase() !== profile.email.toLowerCase();
+
+  /** Saves; answers the failure so the proof dialog can show it, or shows it on the form. */
+  const save = async (proof?: AccountProof) => {
+    // A single-sign-on account's email is its Microsoft account's; it is not sent.
+    const input = profile.isSSO ? { firstName, lastName } : { firstName, lastName, email, ...proof };
+    const result = await changeDetails({ input });
+    if (result.error) return result.error;
+    const saved = (result.data as { changeDetails?: Profile & { pendingEmail: string | null } } | undefined)?.changeDetails;
+    if (saved) {
+      setFirstName(saved.firstName);
+      setLastName(saved.lastName);
+      setEmail(saved.email);
+      setPendingEmail(saved.pendingEmail);
+    }
+    notify(saved?.pendingEmail && emailChanged ? emailLinkSent(saved.pendingEmail) : PROFILE_UPDATED);
+    onSaved();
+    return undefined;
+  };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -35,24 +60,20 @@ export function ProfileForm({ profile, onSaved }: ProfileFormProps) {
     setErrors(next);
     setError(undefined);
     if (next.firstName || next.lastName || next.email) return;
+    if (emailChanged) return setAskingProof(true);
     setSaving(true);
-    // A single-sign-on account's email is its Microsoft account's; it is not sent.
-    const input = profile.isSSO ? { firstName, lastName } : { firstName, lastName, email };
-    const result = await changeDetails({ input });
+    const failed = await save();
     setSaving(false);
-    if (result.error) {
-      const problems = fieldProblems(result.error);
+    if (failed) {
+      const problems = fieldProblems(failed);
       setErrors({ firstName: problems.firstName, lastName: problems.lastName, email: problems.email });
-      return setError(errorMessage(result.error));
+      setError(errorMessage(failed));
     }
-    const saved = (result.data as { changeDetails?: Profile } | undefined)?.changeDetails;
-    if (saved) {
-      setFirstName(saved.firstName);
-      setLastName(saved.lastName);
-      setEmail(saved.email);
-    }
-    notify(PROFILE_UPDATED);
-    onSaved();
+  };
+
+  const saveWithProof = async (proof: AccountProof) => {
+    const failed = await save(proof);
+    return failed ? proofRefusal(failed) : undefined;
   };
 
   return (
@@ -76,13 +97,24 @@ export function ProfileForm({ profile, onSaved }: ProfileFormProps) {
         ) : (
           <TextField id="email" label="Email Address" type="email" value={email} onChange={setEmail} error={errors.email} autoComplete="email" />
         )}
+        {pendingEmail && <p className="muted">{`Waiting for confirmation: ${pendingEmail}. Open the link sent there to make it your email address.`}</p>}
         <div className="actions">
           <button type="submit" className="button" disabled={saving}>
             {saving ? 'Saving…' : 'Save'}
           </button>
         </div>
       </form>
-      <TwoFactorSetting activated={profile.twoFactorAuthenticationActivated} onChanged={onSaved} />
+      <TwoFactorSetting profile={profile} onChanged={onSaved} />
+      {askingProof && (
+        <ProofDialog
+          title="Change Email Address"
+          intro={`A confirmation link will be sent to ${email.trim()}. Your email address changes when you open it; until then, sign-in and mail stay with ${profile.email}.`}
+          submitLabel="Send Link"
+          account={profile}
+          onSubmit={saveWithProof}
+          onClose={() => setAskingProof(false)}
+        />
+      )}
     </section>
   );
 }

@@ -22,12 +22,21 @@ export type Profile = {
 
 const PROFILE_FIELDS = 'id firstName lastName email isSSO twoFactorAuthenticationActivated avatar { id fileURL }';
 
+/**
+ * A new address waiting for the link mailed to it (decision 061). Asked on its own: the profile
+ * query is answered from the viewer's kept row (decision 025), which knows nothing of waiting changes.
+ */
+export const PENDING_EMAIL_QUERY = `query SettingsPendingEmail { viewer { id pendingEmail } }`;
+
+/** After asking for a new address: nothing changes until its owner opens the link. */
+export const emailLinkSent = (email: string) => `A confirmation link has been sent to ${email}. Your email address changes when you open it.`;
+
 export const PROFILE_QUERY = `query SettingsProfile { viewer { ${PROFILE_FIELDS} } }`;
 
 export const CHANGE_DETAILS_MUTATION = `mutation SettingsChangeDetails($input: ChangeDetailsInput!) {
-  changeDetails(input: $input) { ${PROFILE_FIELDS} } }`;
+  changeDetails(input: $input) { ${PROFILE_FIELDS} pendingEmail } }`;
 
 export const CHANGE_AVATAR_MUTATION = `mutation SettingsChangeAvatar($file: File!) { changeAvatar(file: $file) { ${PROFILE_FIELDS} } }`;
 
-export const CHANGE_PASSWORD_MUTATION = `mutation SettingsChangePassword($oldPassword: String!, $newPassword: String!) {
-  changePassword(oldPassword: $oldPassword, newPassword: $newPassword) }`;
+export const CHANGE_PASSWORD_MUTATION = `mutation SettingsChangePassword($oldPassword: String!, $newPassword: String!, $passcode: String, $recoveryCode: String) {
+  changePassword(oldPassword: $oldPassword, newPassword: $newPassword, passcode: $passcode, recoveryCode: $recoveryCode) }`;

@@ -73,7 +73,7 @@ export function SettingsPage({ onProfileSaved, onPasswordChanged }: SettingsPage
         // Keyed by user: a form never shows another account's unsaved values.
         <ProfileForm key={profile.id} profile={profile} onSaved={onProfileSaved} />
       ) : (
-        <PasswordForm onChanged={onPasswordChanged} />
+        <PasswordForm twoFactor={profile.twoFactorAuthenticationActivated} onChanged={onPasswordChanged} />
       )}
     </main>
   );

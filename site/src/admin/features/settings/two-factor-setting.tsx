@@ -1,24 +1,23 @@
 import { useState } from 'react';
 import { useMutation } from 'urql';
-import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { errorMessage } from '../../ui/errors';
-import { CHANGE_DETAILS_MUTATION } from './settings-api';
+import { ProofDialog, proofRefusal, type AccountProof, type ProofRefusal } from '../../ui/proof-dialog';
+import { CHANGE_DETAILS_MUTATION, type Profile } from './settings-api';
 
 type TwoFactorSettingProps = {
-  activated: boolean;
+  profile: Profile;
   /** Reloads the viewer: turning it on shows the setup screen at once, off clears the top bar's warning. */
   onChanged: () => void;
 };
 
-// Two-factor authentication on the profile: its state, and turning it on or off after a confirmation.
-export function TwoFactorSetting({ activated, onChanged }: TwoFactorSettingProps) {
+// Two-factor authentication on the profile: its state, and turning it on or off once the account is proven (decision 061).
+export function TwoFactorSetting({ profile, onChanged }: TwoFactorSettingProps) {
   const [confirming, setConfirming] = useState(false);
   const [, changeDetails] = useMutation(CHANGE_DETAILS_MUTATION);
-  const action = activated ? 'disable' : 'enable';
+  const activated = profile.twoFactorAuthenticationActivated;
 
-  const change = async (): Promise<string | undefined> => {
-    const result = await changeDetails({ input: { twoFactorAuthenticationActivated: !activated } });
-    if (result.error) return errorMessage(result.error);
+  const change = async (proof: AccountProof): Promise<ProofRefusal | undefined> => {
+    const result = await changeDetails({ input: { twoFactorAuthenticationActivated: !activated, ...proof } });
+    if (result.error) return proofRefusal(result.error);
     onChanged();
     return undefined;
   };
@@ -35,7 +34,18 @@ export function TwoFactorSetting({ activated, onChanged }: TwoFactorSettingProps
         </button>
       </div>
       {confirming && (
-        <ConfirmDialog title="Two-Factor Authentication" action={action} name="account's Two-Factor Authentication" onConfirm={change} onClose={() => setConfirming(false)} />
+        <ProofDialog
+          title="Two-Factor Authentication"
+          intro={
+            activated
+              ? "Are you sure you want to disable this account's Two-Factor Authentication? Your other sessions will be signed out."
+              : "Are you sure you want to enable this account's Two-Factor Authentication? You will scan a QR code with your authenticator app next."
+          }
+          submitLabel={activated ? 'Disable' : 'Enable'}
+          account={profile}
+          onSubmit={change}
+          onClose={() => setConfirming(false)}
+        />
       )}
     </div>
   );

@@ -82,7 +82,7 @@ export function UserEditPage({ viewer, userID, organisationID }: UserEditPagePro
           )}
           <section className="card stack user-form">
             {user && tab === 'password' && passwordTab ? (
-              <UserPasswordForm userID={user.id} />
+              <UserPasswordForm viewer={viewer} userID={user.id} />
             ) : (
               <>
                 {user && <UserAvatar user={user} />}

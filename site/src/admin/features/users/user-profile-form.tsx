@@ -6,6 +6,7 @@ import { TextField } from '../../../lib/text-field';
 import { ErrorBanner } from '../../ui/error-banner';
 import { errorMessage } from '../../ui/errors';
 import { notify } from '../../ui/notice-store';
+import { ownProof, ownProofRefusal, ProofDialog, type AccountProof, type ProofRefusal } from '../../ui/proof-dialog';
 import { SelectField } from '../../ui/select-field';
 import { isSuperAdmin, type Viewer } from '../../viewer';
 import { assignableRoles, fieldProblems, ORGANISATIONS_QUERY, REQUIRED, ROLES_QUERY, USER_CREATE, USER_UPDATE, USER_UPDATED, type EditableUser, type RoleOption } from './users-api';
@@ -38,6 +39,8 @@ export function UserProfileForm({ viewer, user, organisationID, onCreated }: Use
   const [errors, setErrors] = useState<Errors>({});
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
+  /** A new address for an existing account asks for the acting user's own password first (decision 061). */
+  const [askingProof, setAskingProof] = useState(false);
   const [roles] = useQuery<{ roles: RoleOption[] }>({ query: ROLES_QUERY });
   // The organisation is chosen only by a super admin outside an organisation page (spec §5).
   const choosesOrganisation = isSuperAdmin(viewer) && !organisationID && !user;
@@ -73,63 +76,87 @@ export function UserProfileForm({ viewer, user, organisationID, onCreated }: Use
     setErrors(next);
     setError(undefined);
     if (Object.keys(next).length > 0) return;
+    if (user && values.email.trim().toLowerCase() !== user.email.toLowerCase()) return setAskingProof(true);
+    await save();
+  };
+
+  /** Saves the form; a refusal of the proof is answered to the dialog, anything else shows on the form. */
+  const save = async (proof?: AccountProof): Promise<ProofRefusal | undefined> => {
     setSaving(true);
     const common = { firstName: values.firstName, lastName: values.lastName, username: values.username, email: values.email };
     const result = user
-      ? await update({ id: user.id, input: { ...common, ...(self ? {} : { roleID: values.roleID }) } })
-      : await create({
-          input: { ...common, password: values.password, roleID: values.roleID, organisationID: organisationID ?? (needsOrganisation ? values.organisationID : null) },
-        });
+      ? await update({ id: user.id, input: { ...common, ...(self ? {} : { roleID: values.roleID }), ...(proof ? ownProof(proof) : {}) } })
+      : await create({ input: { ...common, password: values.password, roleID: values.roleID, organisationID: organisationID ?? (needsOrganisation ? values.organisationID : null) } });
     setSaving(false);
     if (result.error) {
+      const refusal = ownProofRefusal(result.error);
+      if (proof && Object.keys(refusal.fields ?? {}).length > 0) return refusal;
+      setAskingProof(false);
       setErrors(fieldProblems(result.error) as Errors);
-      return setError(errorMessage(result.error));
+      setError(errorMessage(result.error));
+      return undefined;
     }
-    if (user) return notify(USER_UPDATED);
+    if (user) {
+      notify(proof ? `A confirmation link has been sent to ${values.email.trim()}. The email address changes when it is opened.` : USER_UPDATED);
+      return undefined;
+    }
     notify(`Successfully created user "${values.email.trim()}"`);
     onCreated((result.data as { userCreate: { id: string } }).userCreate.id);
+    return undefined;
   };
 
   return (
-    <form className="stack" noValidate onSubmit={submit}>
-      <ErrorBanner message={error} />
-      <div className="user-form__grid">
-        <TextField id="firstName" label="First Name" value={values.firstName} onChange={set('firstName')} error={errors.firstName} />
-        <TextField id="lastName" label="Last Name" value={values.lastName} onChange={set('lastName')} error={errors.lastName} />
-        <TextField id="username" label="Username (optional)" value={values.username} onChange={set('username')} error={errors.username} />
-        <TextField id="email" label="Email" type="email" value={values.email} onChange={set('email')} error={errors.email} />
-      </div>
-      {!user && (
-        <>
-          <TextField id="password" label="Password" type="password" value={values.password} onChange={set('password')} error={errors.password} autoComplete="new-password" />
-          <StrengthBar password={values.password} />
-          <p className="muted">At least 8 characters, with at least 1 letter and 1 number. The new user is sent an email to verify their address.</p>
-        </>
-      )}
-      <div className="user-form__grid">
-        <div>
-          <SelectField id="roleID" label="Role" value={values.roleID} options={roleChoices} onChange={set('roleID')} className="" />
-          {errors.roleID && <p className="field__error">{errors.roleID}</p>}
+    <>
+      <form className="stack" noValidate onSubmit={submit}>
+        <ErrorBanner message={error} />
+        <div className="user-form__grid">
+          <TextField id="firstName" label="First Name" value={values.firstName} onChange={set('firstName')} error={errors.firstName} />
+          <TextField id="lastName" label="Last Name" value={values.lastName} onChange={set('lastName')} error={errors.lastName} />
+          <TextField id="username" label="Username (optional)" value={values.username} onChange={set('username')} error={errors.username} />
+          <TextField id="email" label="Email" type="email" value={values.email} onChange={set('email')} error={errors.email} />
         </div>
-        {needsOrganisation && (
-          <div>
-            <SelectField
-              id="organisationID"
-              label="Organisation"
-              value={values.organisationID}
-              options={[{ value: '', label: 'Select an organisation' }, ...(organisations.data?.organisations.list ?? []).map((org) => ({ value: org.id, label: org.name }))]}
-              onChange={set('organisationID')}
-              className=""
-            />
-            {errors.organisationID && <p className="field__error">{errors.organisationID}</p>}
-          </div>
+        {!user && (
+          <>
+            <TextField id="password" label="Password" type="password" value={values.password} onChange={set('password')} error={errors.password} autoComplete="new-password" />
+            <StrengthBar password={values.password} />
+            <p className="muted">At least 8 characters, with at least 1 letter and 1 number. The new user is sent an email to verify their address.</p>
+          </>
         )}
-      </div>
-      <div className="actions">
-        <button type="submit" className="button" disabled={saving}>
-          {saving ? 'Saving…' : user ? 'Save' : 'Create User'}
-        </button>
-      </div>
-    </form>
+        <div className="user-form__grid">
+          <div>
+            <SelectField id="roleID" label="Role" value={values.roleID} options={roleChoices} onChange={set('roleID')} className="" />
+            {errors.roleID && <p className="field__error">{errors.roleID}</p>}
+          </div>
+          {needsOrganisation && (
+            <div>
+              <SelectField
+                id="organisationID"
+                label="Organisation"
+                value={values.organisationID}
+                options={[{ value: '', label: 'Select an organisation' }, ...(organisations.data?.organisations.list ?? []).map((org) => ({ value: org.id, label: org.name }))]}
+                onChange={set('organisationID')}
+                className=""
+              />
+              {errors.organisationID && <p className="field__error">{errors.organisationID}</p>}
+            </div>
+          )}
+        </div>
+        <div className="actions">
+          <button type="submit" className="button" disabled={saving}>
+            {saving ? 'Saving…' : user ? 'Save' : 'Create User'}
+          </button>
+        </div>
+      </form>
+      {askingProof && user && (
+        <ProofDialog
+          title="Change Email Address"
+          intro={`A confirmation link will be sent to ${values.email.trim()}. The email address changes when it is opened; until then, sign-in and mail stay with ${user.email}, which is told of the change.`}
+          submitLabel="Send Link"
+          account={viewer}
+          onSubmit={save}
+          onClose={() => setAskingProof(false)}
+        />
+      )}
+    </>
   );
 }

@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { useMutation } from 'urql';
-import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { errorMessage } from '../../ui/errors';
 import { notify } from '../../ui/notice-store';
+import { ownProof, ownProofRefusal, ProofDialog, type AccountProof, type ProofRefusal } from '../../ui/proof-dialog';
 import { isSuperAdmin, type Viewer } from '../../viewer';
 import { SUPER_ADMINS_CANNOT_ENABLE, USER_UPDATE, USER_UPDATED, type EditableUser } from './users-api';
 
 /**
  * Two-factor authentication of another user (spec §6): only a super admin changes it, only to turn
- * it off, and only after confirming. Anyone else sees its state; one's own is changed in Settings.
+ * it off, and only after confirming with their own password (and passcode; decision 061). Anyone
+ * else sees its state; one's own is changed in Settings.
  */
 export function UserTwoFactor({ viewer, user }: { viewer: Viewer; user: EditableUser }) {
   const [confirming, setConfirming] = useState(false);
@@ -16,9 +16,9 @@ export function UserTwoFactor({ viewer, user }: { viewer: Viewer; user: Editable
   const activated = user.twoFactorAuthenticationActivated;
   const mayTurnOff = isSuperAdmin(viewer) && user.id !== viewer.id && activated;
 
-  const turnOff = async (): Promise<string | undefined> => {
-    const result = await update({ id: user.id, input: { twoFactorAuthenticationActivated: false } });
-    if (result.error) return errorMessage(result.error);
+  const turnOff = async (proof: AccountProof): Promise<ProofRefusal | undefined> => {
+    const result = await update({ id: user.id, input: { twoFactorAuthenticationActivated: false, ...ownProof(proof) } });
+    if (result.error) return ownProofRefusal(result.error);
     notify(USER_UPDATED);
     return undefined;
   };
@@ -37,7 +37,16 @@ export function UserTwoFactor({ viewer, user }: { viewer: Viewer; user: Editable
         </div>
       )}
       {isSuperAdmin(viewer) && user.id !== viewer.id && !activated && <p className="muted">{SUPER_ADMINS_CANNOT_ENABLE}</p>}
-      {confirming && <ConfirmDialog title="Two-Factor Authentication" action="disable" name="user's Two-Factor Authentication" onConfirm={turnOff} onClose={() => setConfirming(false)} />}
+      {confirming && (
+        <ProofDialog
+          title="Two-Factor Authentication"
+          intro={`Are you sure you want to disable this user's Two-Factor Authentication? ${user.firstName} ${user.lastName} will be signed out everywhere.`}
+          submitLabel="Disable"
+          account={viewer}
+          onSubmit={turnOff}
+          onClose={() => setConfirming(false)}
+        />
+      )}
     </div>
   );
 }

@@ -40,8 +40,13 @@ export async function recover(recoveryCode: string): Promise<Outcome> {
   return result.ok ? { ok: true, value: true } : result;
 }
 
-export async function loadRecoveryCode(): Promise<Outcome<string>> {
-  const result = await gql('query TwoFactorRecoveryCode { twoFactorRecoveryCode }', v.object({ twoFactorRecoveryCode: v.array(v.string()) }));
+/** A new recovery code; replacing one that exists needs proof of the account (decision 061). */
+export async function loadRecoveryCode(proof: Record<string, string> = {}): Promise<Outcome<string>> {
+  const result = await gql(
+    'query TwoFactorRecoveryCode($password: String, $passcode: String, $recoveryCode: String) { twoFactorRecoveryCode(password: $password, passcode: $passcode, recoveryCode: $recoveryCode) }',
+    v.object({ twoFactorRecoveryCode: v.array(v.string()) }),
+    proof,
+  );
   if (!result.ok) return result;
   const [code] = result.value.twoFactorRecoveryCode;
   return code ? { ok: true, value: code } : { ok: false, message: FALLBACK_ERROR_MESSAGE };

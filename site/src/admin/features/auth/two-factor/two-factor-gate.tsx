@@ -29,6 +29,6 @@ export function twoFactorGate(viewer: Viewer): ReactNode | undefined {
   if (!viewer.twoFactorAuthenticationActivated) return undefined;
   if (!viewer.twoFactorAuthenticationIsSet) return step(<SetupScreen userID={viewer.id} />);
   if (!viewer.pass2FA) return step(<PasscodeScreen />);
-  if (!viewer.hasRecoveryCode || $recoveryCodeOwed.get() === viewer.id) return step(<RecoveryDownloadScreen />);
+  if (!viewer.hasRecoveryCode || $recoveryCodeOwed.get() === viewer.id) return step(<RecoveryDownloadScreen account={viewer} />);
   return undefined;
 }
