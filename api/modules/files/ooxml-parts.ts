@@ -1,5 +1,5 @@
-import { UnreadableFileError } from "./bytes.ts";
-import { tokenizeXml, type XmlAttribute, type XmlToken } from "./xml-tokens.ts";
+import { ByteList, UnreadableFileError } from "./bytes.ts";
+import { xmlTokens, XmlSyntaxError, type XmlAttribute, type XmlToken } from "./xml-tokens.ts";
 
 /**
  * The XML parts of an Office Open XML package that name people, rewritten without those names
@@ -47,23 +47,49 @@ function startTag(token: Extract<XmlToken, { kind: "start" }>, selfClosing = tok
   return `<${token.name}${attributes}${selfClosing ? "/>" : ">"}`;
 }
 
-function tokensOf(content: Uint8Array): XmlToken[] {
+/** The part's tokens one at a time (a large part is never held as an array of them); unreadable XML throws UnreadableFileError. */
+function* tokensOf(content: Uint8Array): Generator<XmlToken, void, undefined> {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(content);
   } catch {
     throw new UnreadableFileError();
   }
-  const tokens = tokenizeXml(text);
-  if (!tokens) throw new UnreadableFileError();
-  return tokens;
+  try {
+    yield* xmlTokens(text);
+  } catch (error) {
+    throw error instanceof XmlSyntaxError ? new UnreadableFileError() : error;
+  }
 }
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
+/** Text written piece by piece and encoded in chunks, so millions of small pieces are never held at once. */
+class TextOut {
+  private readonly bytes = new ByteList();
+  private pending = "";
+
+  push(text: string): void {
+    this.pending += text;
+    if (this.pending.length >= 65_536) this.flush();
+  }
+
+  private flush(): void {
+    this.bytes.push(encode(this.pending));
+    this.pending = "";
+  }
+
+  join(): Uint8Array {
+    this.flush();
+    return this.bytes.join();
+  }
+}
+
 /** core.xml and custom.xml: the root element alone, with its namespace declarations, and no properties. */
 export function emptiedPropertiesPart(content: Uint8Array): Uint8Array {
-  const root = tokensOf(content).find((token) => token.kind === "start");
+  let root: XmlToken | undefined;
+  // The whole part is read, so that one we cannot follow is refused as before, not half read.
+  for (const token of tokensOf(content)) if (!root && token.kind === "start") root = token;
   if (!root || root.kind !== "start") throw new UnreadableFileError();
   return encode(XML_DECLARATION + startTag(root, true));
 }
@@ -73,7 +99,7 @@ export function emptiedPropertiesPart(content: Uint8Array): Uint8Array {
  * app.xml (`isAppProperties`) the identifying top-level properties go too.
  */
 export function cleanedPart(content: Uint8Array, isAppProperties: boolean): Uint8Array {
-  const out: string[] = [];
+  const out = new TextOut();
   const open: string[] = [];
   /** Depth at which an element being dropped started; its whole subtree is skipped. */
   let droppingFrom = -1;
@@ -100,5 +126,5 @@ export function cleanedPart(content: Uint8Array, isAppProperties: boolean): Uint
     else out.push(token.raw);
   }
   if (open.length > 0) throw new UnreadableFileError();
-  return encode(out.join(""));
+  return out.join();
 }
