@@ -8,7 +8,9 @@ import { buildSite } from "./site-build.ts";
 /**
  * `bun run build`: the site, then one executable (dist/lantern) that serves everything. The site
  * build, the migrations and the prepared cluster (decision 026) are embedded through a generated
- * entry that imports each as a file.
+ * entry that imports each as a file. The cleaning worker (decision 060) is a second entry point, as
+ * Bun's executables take workers; inside the executable its path is relative to the checkout's root
+ * (the entries' common folder), which LANTERN_CLEAN_WORKER gives cleaning-pool.ts.
  */
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const STAGE = join(ROOT, "dist", ".compile");
@@ -44,7 +46,10 @@ lines.push(`await import(${JSON.stringify(relative(STAGE, join(ROOT, "api", "mai
 writeFileSync(join(STAGE, "entry.ts"), `${lines.join("\n")}\n`);
 
 const outfile = join(ROOT, "dist", "lantern");
-const result = Bun.spawnSync(["bun", "build", "--compile", "--minify", join(STAGE, "entry.ts"), "--outfile", outfile], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
+const cleanWorker = join("api", "modules", "files", "clean-worker.ts");
+const define = `LANTERN_CLEAN_WORKER=${JSON.stringify(`./${cleanWorker.split("\\").join("/")}`)}`;
+const command = ["bun", "build", "--compile", "--minify", "--define", define, join(STAGE, "entry.ts"), join(ROOT, cleanWorker), "--outfile", outfile];
+const result = Bun.spawnSync(command, { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
 if (result.exitCode !== 0) process.exit(result.exitCode ?? 1);
 rmSync(STAGE, { recursive: true, force: true });
 console.log(`Built ${relative(ROOT, outfile)}: run it with DATA_DIR and PORT set as for \`bun run start\`.`);

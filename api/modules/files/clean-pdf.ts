@@ -1,5 +1,6 @@
 import { deflateSync, inflateSync } from "node:zlib";
 import type { CleanedFile } from "./cleaned-file.ts";
+import { OverBudgetError, type CleaningBudget } from "./cleaning-budget.ts";
 import { blankString, integerEntry, PdfText, streamFilter, type StringSpan } from "./pdf-syntax.ts";
 
 /**
@@ -13,7 +14,8 @@ import { blankString, integerEntry, PdfText, streamFilter, type StringSpan } fro
  * - the same dictionaries held in compressed object streams, re-compressed into the room they had;
  * - every /Type /Metadata (XMP) stream, replaced by an empty XMP packet.
  * When any of this cannot be done (encrypted file, an object we cannot follow, a blank that does not
- * fit), the file is returned exactly as uploaded and marked as not cleaned.
+ * fit), the file is returned exactly as uploaded and marked as not cleaned. Object streams inflating
+ * past the upload's budget make it OverBudgetError: refused, not stored (decision 060).
  */
 
 /** `12 0 obj`, not preceded by a digit (so `112 0 obj` is not read as object 12). */
@@ -29,8 +31,6 @@ const TYPE_OBJECT_STREAM = /\/Type[ \t\r\n\f\0]*\/ObjStm(?![A-Za-z0-9])/;
 
 /** More objects than any document needs; past it the file is not followed. */
 const MAX_OBJECTS = 2_000_000;
-/** Decompressed bytes of object streams we are willing to hold, in total (a compression bomb stops here). */
-const MAX_INFLATED_BYTES = 64_000_000;
 
 /** An empty XMP packet (XMP part 1, §7.3): the padding between body and trailer is how XMP reserves room. */
 const XMP_HEAD = '<?xpacket begin="\u00ef\u00bb\u00bf" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"/>';
@@ -112,18 +112,20 @@ function blankXmp(out: Uint8Array, stream: StreamObject): boolean {
  * compressed into its old room (padded with zeros: a reader stops at the end of the zlib data).
  * Returns the object numbers it blanked, or null when it cannot rewrite the stream.
  */
-function cleanObjectStream(out: Uint8Array, stream: StreamObject, targets: ReadonlySet<number>, budget: { left: number }): number[] | null {
+function cleanObjectStream(out: Uint8Array, stream: StreamObject, targets: ReadonlySet<number>, budget: CleaningBudget): number[] | null {
   if (streamFilter(stream.dictionary) !== "flate") return [];
   const count = integerEntry(stream.dictionary, "N");
   const first = integerEntry(stream.dictionary, "First");
   if (!count || !first || !("value" in count) || !("value" in first)) return null;
   let inflated: Uint8Array;
   try {
-    inflated = new Uint8Array(inflateSync(out.subarray(stream.dataStart, stream.dataEnd), { maxOutputLength: Math.max(1, budget.left) }));
-  } catch {
+    // The budget left is the inflater's hard cap: a stream of gigabytes stops there, not after.
+    inflated = new Uint8Array(inflateSync(out.subarray(stream.dataStart, stream.dataEnd), { maxOutputLength: Math.max(1, budget.remaining) }));
+  } catch (error) {
+    if (error instanceof RangeError) throw new OverBudgetError();
     return null;
   }
-  budget.left -= inflated.length;
+  budget.take(inflated.length);
   const text = new PdfText(latin1(inflated));
   const header = text.s.slice(0, first.value).trim().split(/\s+/).map(Number);
   if (header.length < count.value * 2 || header.some((n) => !Number.isInteger(n))) return null;
@@ -139,7 +141,7 @@ function cleanObjectStream(out: Uint8Array, stream: StreamObject, targets: Reado
   return overwriteStream(out, stream, deflateSync(inflated, { level: 9 }), 0) ? blanked : null;
 }
 
-export function cleanPdf(bytes: Uint8Array): CleanedFile {
+export function cleanPdf(bytes: Uint8Array, budget: CleaningBudget): CleanedFile {
   const asUploaded = { bytes, metadataRemoved: false };
   const s = latin1(bytes);
   // Encrypted strings cannot be blanked without the key, and an encrypted XMP stream cannot be read.
@@ -177,7 +179,6 @@ export function cleanPdf(bytes: Uint8Array): CleanedFile {
       for (const span of strings) blankString(out, s, span);
     }
   }
-  const budget = { left: MAX_INFLATED_BYTES };
   for (const stream of objects.objectStreams) {
     const blanked = cleanObjectStream(out, stream, targets, budget);
     if (!blanked) return asUploaded;

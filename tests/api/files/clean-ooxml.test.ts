@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { UnreadableFileError } from "../../../api/modules/files/bytes.ts";
+import { OverBudgetError } from "../../../api/modules/files/cleaning-budget.ts";
 import { stripMetadata } from "../../../api/modules/files/strip-metadata.ts";
 import { tokenizeXml } from "../../../api/modules/files/xml-tokens.ts";
 import { ZipWriter } from "../../../api/modules/exports/zip.ts";
@@ -114,7 +115,7 @@ describe("an Office file whose container cannot be followed is refused, never ha
     refused(zip.finish());
   });
 
-  test("zip bombs: a part larger than its directory says, or announced past the bound", () => {
+  test("zip bombs: a part larger than its directory says is unreadable; one announced past the upload's budget is refused before it is inflated", () => {
     const zip = new ZipWriter();
     zip.add("[Content_Types].xml", "<Types/>");
     zip.add("docProps/core.xml", "<c>" + " ".repeat(5_000_000) + "</c>");
@@ -123,6 +124,6 @@ describe("an Office file whose container cannot be followed is refused, never ha
     expect(bomb.length).toBeLessThan(20_000);
     // Uncompressed size (offset 24 of the central record) claimed to be 100 bytes.
     refused(patched(bomb, "docProps/core.xml", 24, 100));
-    refused(patched(bomb, "word/document.xml", 24, 0xfffffff0));
+    expect(() => clean(patched(bomb, "word/document.xml", 24, 0xfffffff0))).toThrow(OverBudgetError);
   });
 });
