@@ -10,8 +10,13 @@ import { stripJpeg } from "./strip-jpeg.ts";
 
 /**
  * A .docx, .xlsx or .pptx without what names its author (docs/decisions/048-clean-files.md):
- * - docProps/core.xml (creator, last modified by, dates, title, keywords…) and docProps/custom.xml
- *   (custom properties, often the company's document-management fields) keep only their root;
+ * - docProps/core.xml (creator, last modified by, dates, title, keywords…), docProps/custom.xml
+ *   (custom properties, often the company's document-management fields), the custom XML items of
+ *   any of the three (customXml/item*.xml: SharePoint writes the document's owner, author and
+ *   library fields there) and the sensitivity labels (docMetadata/LabelInfo.xml, naming the
+ *   company's tenant) keep only their root;
+ * - Word's document variables (w:docVars in settings.xml: values macros and add-ins keep, user
+ *   names among them) go;
  * - docProps/app.xml loses company, manager, template path, hyperlink base and total editing time;
  * - comment and tracked-change authors become "Author" (initials "A"), in Word, Excel and PowerPoint,
  *   and the accounts behind them go; Word's revision-session identifiers (rsid) are removed;
@@ -24,7 +29,7 @@ import { stripJpeg } from "./strip-jpeg.ts";
  */
 
 /** Core and custom properties; System.IO.Packaging writers put the core ones under package/services instead of docProps. */
-const EMPTIED_PARTS = /^(?:docProps\/(?:core|custom)\.xml|package\/services\/metadata\/core-properties\/[^/]+\.psmdcp)$/;
+const EMPTIED_PARTS = /^(?:docProps\/(?:core|custom)\.xml|package\/services\/metadata\/core-properties\/[^/]+\.psmdcp|customXml\/item\d*\.xml|docMetadata\/LabelInfo\.xml)$/;
 /** Parts that name people: every Word part (authors and rsids are everywhere in it), and Excel's and PowerPoint's people and comment parts. */
 const PEOPLE_PARTS = [
   /^word\/.+\.xml$/,

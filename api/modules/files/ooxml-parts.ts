@@ -20,10 +20,11 @@ const IDENTIFYING_APP_PROPERTIES = new Set(["Company", "Manager", "Template", "H
 /**
  * Elements removed wherever they appear in a cleaned part: the revision-session list of Word
  * (w:rsids, which ties a document to the editing sessions of other documents from the same machine),
- * the account behind a comment author (w15:presenceInfo), and Excel's folder of the saved workbook
- * (x15ac:absPath, which holds a user name in most paths).
+ * the account behind a comment author (w15:presenceInfo), Word's document variables (w:docVars,
+ * optional in settings.xml, where macros and add-ins keep values such as the user's name), and
+ * Excel's folder of the saved workbook (x15ac:absPath, which holds a user name in most paths).
  */
-const DROPPED_ELEMENTS = new Set(["w:rsids", "w15:presenceInfo", "x15ac:absPath"]);
+const DROPPED_ELEMENTS = new Set(["w:rsids", "w15:presenceInfo", "w:docVars", "x15ac:absPath"]);
 
 /** Attributes of people records (PowerPoint comment authors, Excel persons, modern comment authors). */
 const PERSON_ELEMENTS = new Set(["cmAuthor", "author", "person"]);

@@ -44,12 +44,16 @@ describe("Office files with an author lose it", () => {
     expect(xml("word/comments.xml")).toContain('w:author="Author" w:initials="A"');
     expect(xml("word/people.xml")).not.toContain("presenceInfo");
     expect(xml("word/settings.xml")).toEndWith('<w:zoom w:percent="100"/></w:settings>');
+    // SharePoint's custom XML and the sensitivity label keep their root; the data store's own description stays.
+    expect(xml("customXml/item1.xml")).toEndWith('<p:properties xmlns:p="http://schemas.microsoft.com/office/2006/metadata/properties" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:pc="http://schemas.microsoft.com/office/infopath/2007/PartnerControls"/>');
+    expect(xml("customXml/itemProps1.xml")).toContain('<ds:schemaRef ds:uri="http://schemas.microsoft.com/office/2006/metadata/properties"/>');
+    expect(xml("docMetadata/LabelInfo.xml")).toEndWith('<clbl:labelList xmlns:clbl="http://schemas.microsoft.com/office/2020/mipLabelMetadata"/>');
     const picture = parts.get("word/media/image1.jpeg")!;
     for (const identifying of ["Exif", "Jane Reporter", "GPSLatitude"]) expect(containsText(picture, identifying)).toBe(false);
     expect([picture[0], picture[1], picture.at(-2), picture.at(-1)]).toEqual([0xff, 0xd8, 0xff, 0xd9]);
   });
 
-  test("XLSX and PPTX: comment authors, people and the saved folder go", () => {
+  test("XLSX and PPTX: comment authors, people, the saved folder and SharePoint's custom XML go", () => {
     const sheet = cleanedParts(xlsxWithCanary());
     expect(sheet.xml("xl/comments1.xml")).toContain("<authors><author>Author</author></authors>");
     expect(sheet.xml("xl/persons/person.xml")).toContain('<person displayName="Author" id="{0A1B}" userId="Author" providerId="None"/>');
