@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { ACTION_FAILED_MESSAGE } from '../../lib/action-failed';
 import { errorMessageFrom } from '../../lib/http';
+import { sendSolving } from '../../lib/challenge-rounds';
 import { challengeIn, type Challenge } from '../../lib/proof-of-work';
 
 // Attachment limits and the upload itself (spec sections 5 and 9).
@@ -64,29 +65,12 @@ const uploadedSchema = v.object({ id: v.string(), fileName: v.string(), fileSize
 
 type UploadResult = { ok: true; id: string; metadataRemoved: boolean } | { ok: false; message: string };
 
-// How many challenges one upload solves before giving up, as for JSON calls (lib/http.ts).
-const MAX_CHALLENGE_ROUNDS = 3;
-
 /**
  * One file, one request. When the server asks for proof of work first (many files waiting in
  * unfinished reports, or many being checked: decision 060), the challenge is solved and the file
  * sent again with the solution in the field "verifyToken"; the progress starts over.
  */
-export async function uploadAttachment(file: File, onProgress: (fraction: number) => void): Promise<UploadResult> {
-  let answer = await sendAttachment(file, onProgress, null);
-  for (let round = 0; round < MAX_CHALLENGE_ROUNDS && 'challenge' in answer && answer.challenge; round += 1) {
-    let solution: string;
-    try {
-      // The solver is fetched on the first challenge: most uploads never meet one.
-      const { solveChallenge } = await import('../../lib/proof-of-work-solver');
-      solution = await solveChallenge(answer.challenge);
-    } catch {
-      break;
-    }
-    answer = await sendAttachment(file, onProgress, solution);
-  }
-  return answer.result;
-}
+export const uploadAttachment = (file: File, onProgress: (fraction: number) => void): Promise<UploadResult> => sendSolving((solution) => sendAttachment(file, onProgress, solution));
 
 /**
  * XMLHttpRequest rather than fetch because only it reports upload progress. There is
