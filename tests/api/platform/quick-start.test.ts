@@ -4,12 +4,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { serverBundleIsCurrent } from "../../../scripts/server-build.ts";
+import { upload } from "../../fixtures/attachments.ts";
+import { containsText, pngWithText } from "../../fixtures/files.ts";
 import { freePort, waitForReady } from "../../helpers/processes.ts";
+import { ReporterClient } from "../../helpers/reporter.ts";
+import type { TestServer } from "../../helpers/server.ts";
 
 /**
  * The README's first command, as a first-time user runs it: `bun run start` on a fresh data
  * directory builds what is missing (the server bundle included, decision 023) and serves the demo
  * on the embedded database, from the bundle; a second start on the same directory serves it again.
+ * A reporter's upload is cleaned by the bundle's own cleaning worker (decision 060).
  */
 
 const ROOT = join(import.meta.dir, "..", "..", "..");
@@ -37,6 +42,30 @@ async function start(): Promise<{ origin: string; port: number; stop: () => Prom
   };
 }
 
+/** A reporter starts a report on the demo's main form and attaches a picture with an author: it is stored without it. */
+async function uploadCleaned(server: { origin: string; port: number }, organisationPage: string): Promise<void> {
+  // The main form's row: its name, then its link (other forms may ask for a password first).
+  const formId = /<td>Workplace Misconduct Report<\/td>[^]*?\/report\/([0-9a-f-]{36})/.exec(organisationPage)?.[1];
+  expect(formId).toBeString();
+  const http = {
+    fetch(path: string, init: RequestInit & { host?: string } = {}) {
+      const { host, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      headers.set("Host", `${host ?? "localhost"}:${server.port}`);
+      return fetch(`${server.origin}${path}`, { ...rest, headers, redirect: "manual" });
+    },
+  } as TestServer;
+  // As a browser sends it: the server started by `bun run start` is not a test's, and checks the origin of every change.
+  const reporter = new ReporterClient(http, "demo.localhost", { Origin: `http://demo.localhost:${server.port}` });
+  expect(await reporter.post("/api/auth/report_start", { reportFormID: formId })).toMatchObject({ status: 200 });
+  const picture = pngWithText();
+  expect(containsText(picture, "Jane Reporter")).toBe(true);
+  const answer = await upload(reporter, "evidence.png", picture);
+  expect(answer).toMatchObject({ status: 200, body: { fileName: "evidence.png", metadataRemoved: true } });
+  // The author's text chunk and the time went: the worker cleaned it.
+  expect(answer.body.fileSizeBytes).toBeLessThan(picture.length);
+}
+
 test("bun run start serves the demo from the server bundle, on a fresh data directory and again on the same one", async () => {
   for (const run of ["fresh", "existing"]) {
     const server = await start();
@@ -49,7 +78,9 @@ test("bun run start serves the demo from the server bundle, on a fresh data dire
       expect({ run, status: login.status }).toEqual({ run, status: 200 });
       const page = await fetch(`${server.origin}/`, { headers: { Host: `demo.localhost:${server.port}` } });
       expect(page.status).toBe(200);
-      expect(await page.text()).toContain("Demo Organisation");
+      const html = await page.text();
+      expect(html).toContain("Demo Organisation");
+      if (run === "fresh") await uploadCleaned(server, html);
     } finally {
       const stopped = await server.stop();
       expect(stopped.code).toBe(0);
