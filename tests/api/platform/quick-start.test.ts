@@ -4,11 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { serverBundleIsCurrent } from "../../../scripts/server-build.ts";
-import { upload } from "../../fixtures/attachments.ts";
-import { containsText, pngWithText } from "../../fixtures/files.ts";
 import { freePort, waitForReady } from "../../helpers/processes.ts";
-import { ReporterClient } from "../../helpers/reporter.ts";
-import type { TestServer } from "../../helpers/server.ts";
+import { uploadCleaned } from "../../helpers/served-upload.ts";
 
 /**
  * The README's first command, as a first-time user runs it: `bun run start` on a fresh data
@@ -40,30 +37,6 @@ async function start(): Promise<{ origin: string; port: number; stop: () => Prom
       return { code: await child.exited, output: await output };
     },
   };
-}
-
-/** A reporter starts a report on the demo's main form and attaches a picture with an author: it is stored without it. */
-async function uploadCleaned(server: { origin: string; port: number }, organisationPage: string): Promise<void> {
-  // The main form's row: its name, then its link (other forms may ask for a password first).
-  const formId = /<td>Workplace Misconduct Report<\/td>[^]*?\/report\/([0-9a-f-]{36})/.exec(organisationPage)?.[1];
-  expect(formId).toBeString();
-  const http = {
-    fetch(path: string, init: RequestInit & { host?: string } = {}) {
-      const { host, ...rest } = init;
-      const headers = new Headers(rest.headers);
-      headers.set("Host", `${host ?? "localhost"}:${server.port}`);
-      return fetch(`${server.origin}${path}`, { ...rest, headers, redirect: "manual" });
-    },
-  } as TestServer;
-  // As a browser sends it: the server started by `bun run start` is not a test's, and checks the origin of every change.
-  const reporter = new ReporterClient(http, "demo.localhost", { Origin: `http://demo.localhost:${server.port}` });
-  expect(await reporter.post("/api/auth/report_start", { reportFormID: formId })).toMatchObject({ status: 200 });
-  const picture = pngWithText();
-  expect(containsText(picture, "Jane Reporter")).toBe(true);
-  const answer = await upload(reporter, "evidence.png", picture);
-  expect(answer).toMatchObject({ status: 200, body: { fileName: "evidence.png", metadataRemoved: true } });
-  // The author's text chunk and the time went: the worker cleaned it.
-  expect(answer.body.fileSizeBytes).toBeLessThan(picture.length);
 }
 
 test("bun run start serves the demo from the server bundle, on a fresh data directory and again on the same one", async () => {
