@@ -65,10 +65,19 @@ function* tokensOf(content: Uint8Array): Generator<XmlToken, void, undefined> {
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
-/** Text written piece by piece and encoded in chunks, so millions of small pieces are never held at once. */
+/** Chunks written between collections (see TextOut). */
+const COLLECT_EVERY_CHUNKS = 16;
+
+/**
+ * Text written piece by piece and encoded in chunks, so millions of small pieces are never held at
+ * once. Rewriting leaves many times the part's size in short-lived tokens and strings, which the
+ * engine would collect only once its heap had grown: a collection every megabyte written kept the
+ * cleaning worker at 111 MB instead of 138 MB for 8 MB of `<w:p/>`, and took less time (decision 060).
+ */
 class TextOut {
   private readonly bytes = new ByteList();
   private pending = "";
+  private chunks = 0;
 
   push(text: string): void {
     this.pending += text;
@@ -78,6 +87,7 @@ class TextOut {
   private flush(): void {
     this.bytes.push(encode(this.pending));
     this.pending = "";
+    if (++this.chunks % COLLECT_EVERY_CHUNKS === 0) Bun.gc(true);
   }
 
   join(): Uint8Array {

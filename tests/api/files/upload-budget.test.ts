@@ -67,10 +67,15 @@ describe("a file that would cost too much to clean is refused, and nobody waits 
     expect(await attachmentCount(demo.server, submissionId)).toBe(1);
   });
 
-  test("while a file is being cleaned, /healthz and a signed-in viewer are answered: cleaning runs off the request thread", async () => {
+  test("while a file within the budgets takes seconds to clean, /healthz and a signed-in viewer are answered (cleaning runs off the request thread), and memory grows by less than 200 MB", async () => {
     const { reporter, submissionId } = await draft();
+    const file = slowOfficeFile();
+    Bun.gc(true);
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
     let settled = false;
-    const answer = upload(reporter, "long.docx", slowOfficeFile()).finally(() => (settled = true));
+    const answer = upload(reporter, "long.docx", file).finally(() => (settled = true));
     // This loop only turns while the thread that serves requests is free.
     while (cleaningPoolState().running === 0 && !settled) await Bun.sleep(1);
     expect(settled).toBe(false);
@@ -78,6 +83,8 @@ describe("a file that would cost too much to clean is refused, and nobody waits 
     expect({ running: cleaningPoolState().running, settled }).toEqual({ running: 1, settled: false });
     // Within both budgets: stored, cleaned.
     expect(await answer).toMatchObject({ status: 200, body: { fileName: "long.docx", metadataRemoved: true } });
+    clearInterval(sampler);
+    expect(Math.round((peak - before) / MB)).toBeLessThan(200);
     expect(await attachmentCount(demo.server, submissionId)).toBe(1);
   });
 
