@@ -29,6 +29,7 @@ import { KeyRing } from "./lib/key-ring.ts";
 import { startLegacySealing, type ResealCounts } from "./lib/reseal.ts";
 import { serveBackupSocket } from "./lib/backup/socket.ts";
 import { GracefulStop } from "./lib/graceful-stop.ts";
+import { stopCleaningWorkers } from "./modules/files/cleaning-pool.ts";
 
 export const DEFAULT_SITE_ROOT = fileURLToPath(new URL("../site/dist", import.meta.url));
 
@@ -137,6 +138,8 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
       // New requests are refused from now on; requests under way finish within the grace (decision 056).
       await graceful.stop(server as Server<unknown>, config.shutdownGraceMs, options.quietMs);
       await stopBackupSocket();
+      // The requests are done, so no cleaning is waited for; idle workers would not keep the process alive, but need not linger.
+      stopCleaningWorkers();
       // Before the pubsub, mailer and database it uses are closed: mail under way is finished first.
       await stopNotifier();
       await stopReminders();
