@@ -24,6 +24,7 @@ export const CPU_BUDGET_MS = 5_000;
 /** Without a thread's CPU time to read (not Linux), or on a starved machine: the CPU budget in wall time, with room. */
 const WALL_PER_CPU = 5;
 const WATCH_EVERY_MS = 50;
+/** /proc counts CPU time in clock ticks (USER_HZ), 100 a second on Linux. */
 const CLOCK_TICKS_PER_MS = 100 / 1000;
 
 export type CleaningLane = Lane;
