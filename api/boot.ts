@@ -31,6 +31,7 @@ import { startScheduledBackups } from "./lib/backup/scheduled.ts";
 import { explainUnopenedDatabase } from "./lib/start-refused.ts";
 import { serveBackupSocket } from "./lib/backup/socket.ts";
 import { GracefulStop } from "./lib/graceful-stop.ts";
+import { stopCleaningWorkers } from "./modules/files/cleaning-pool.ts";
 
 export const DEFAULT_SITE_ROOT = fileURLToPath(new URL("../site/dist", import.meta.url));
 
@@ -161,6 +162,8 @@ export async function startLantern(config: Config, options: BootOptions = {}): P
       await graceful.stop(server as Server<unknown>, config.shutdownGraceMs, options.quietMs);
       await stopBackupSocket();
       await stopScheduledBackups();
+      // The requests are done, so no cleaning is waited for; idle workers would not keep the process alive, but need not linger.
+      stopCleaningWorkers();
       // Before the pubsub, mailer and database it uses are closed: mail under way is finished first.
       await stopNotifier();
       await stopReminders();

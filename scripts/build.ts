@@ -11,8 +11,8 @@ import { ensureSiteBuilt } from "./site-build.ts";
  * `bun run build`: the site, then one executable (dist/lantern, or `--outfile FILE`) that serves
  * everything and runs the operators' commands (scripts/lantern.ts). The site build, the migrations
  * and the prepared cluster (decision 026) are embedded through a generated entry that imports each
- * as a file. Like the site and the server bundle, it is the same whatever NODE_ENV the build ran
- * under (decision 068).
+ * as a file; the cleaning worker (decision 060) is a second entry point. Like the site and the
+ * server bundle, it is the same whatever NODE_ENV the build ran under (decision 068).
  */
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const STAGE = join(ROOT, "dist", ".compile");
@@ -50,7 +50,16 @@ lines.push(`await import(${JSON.stringify(relative(STAGE, join(ROOT, "scripts", 
 writeFileSync(join(STAGE, "entry.ts"), `${lines.join("\n")}\n`);
 
 const outfile = flags.outfile ? resolve(flags.outfile) : join(ROOT, "dist", "lantern");
-const result = await Bun.build({ entrypoints: [join(STAGE, "entry.ts")], compile: { outfile }, minify: true, ...serverBundling });
+// The cleaning worker (decision 060) is a second entry point, as Bun's executables take workers; inside
+// the executable its path is relative to the entries' common folder, the checkout's root.
+const cleanWorker = join("api", "modules", "files", "clean-worker.ts");
+const result = await Bun.build({
+  entrypoints: [join(STAGE, "entry.ts"), join(ROOT, cleanWorker)],
+  compile: { outfile },
+  minify: true,
+  ...serverBundling,
+  define: { ...serverBundling.define, LANTERN_CLEAN_WORKER: JSON.stringify(`./${cleanWorker.split("\\").join("/")}`) },
+});
 rmSync(STAGE, { recursive: true, force: true });
 if (!result.success) {
   for (const log of result.logs) console.error(log);

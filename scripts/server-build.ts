@@ -15,12 +15,18 @@ import { hashSources } from "./source-hash.ts";
  * prepared cluster: `new URL("../…", import.meta.url)`) name the same folders from either. Assets
  * (PGlite's WebAssembly, the argon2 addon) are copied beside it and named by absolute path: the
  * bundle belongs to this checkout, like node_modules.
+ *
+ * The cleaning worker (api/modules/files/clean-worker.ts, decision 060) runs on a thread of its own
+ * and so needs a module file of its own: it is built as a second entry beside the bundle, and the
+ * bundle is told its name (LANTERN_CLEAN_WORKER, which cleaning-pool.ts resolves against its own URL).
  */
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = join(ROOT, "dist");
 export const SERVER_BUNDLE = join(DIST, "lantern-server.js");
 const STAMP = join(DIST, ".lantern-server-hash");
 const PREFIXES = ["lantern-server", "lantern-asset-"];
+const CLEAN_WORKER_SOURCE = join(ROOT, "api", "modules", "files", "clean-worker.ts");
+const CLEAN_WORKER_BUNDLE = "lantern-server-clean-worker.js";
 const SOURCES = [join(ROOT, "api"), join(ROOT, "db"), join(ROOT, "package.json"), join(ROOT, "bun.lock"), fileURLToPath(import.meta.url), join(ROOT, "scripts", "source-hash.ts")];
 
 // The checkout's own path too: the bundle names its assets by absolute path, so a moved checkout rebuilds it.
@@ -74,8 +80,11 @@ export async function buildServerBundle(): Promise<void> {
     naming: { entry: "lantern-server.[ext]", chunk: "lantern-server-[hash].[ext]", asset: "lantern-asset-[name]-[hash].[ext]" },
     publicPath: `${DIST}/`,
     ...serverBundling,
+    define: { ...serverBundling.define, LANTERN_CLEAN_WORKER: JSON.stringify(`./${CLEAN_WORKER_BUNDLE}`) },
   });
   if (!result.success) throw new Error(`The server bundle did not build: ${result.logs.map((log) => log.message).join("; ")}`);
+  const worker = await Bun.build({ entrypoints: [CLEAN_WORKER_SOURCE], target: "bun", outdir: DIST, naming: { entry: CLEAN_WORKER_BUNDLE }, ...serverBundling });
+  if (!worker.success) throw new Error(`The cleaning worker did not build: ${worker.logs.map((log) => log.message).join("; ")}`);
   writeFileSync(STAMP, expected);
 }
 

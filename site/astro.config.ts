@@ -41,7 +41,7 @@ export default defineConfig({
                 test: (id) =>
                   /node_modules[\\/](react|react-dom|scheduler|@astrojs[\\/]react)[\\/]|rolldown[\\/]runtime/.test(id) ||
                   /api[\\/]shared[\\/](form-definition|enums|limits|theme|rich-text)\.ts$/.test(id) ||
-                  siteModules('islands[\\\\/](quick-exit|page-focus|report-flow[\\\\/]step-actions)|lib[\\\\/](text-field|history-router)|forms[\\\\/](rich-text|theme)').test(id),
+                  siteModules('islands[\\\\/](quick-exit|page-focus|use-page-hide|report-flow[\\\\/]step-actions)|lib[\\\\/](text-field|history-router)|forms[\\\\/](rich-text|theme)').test(id),
                 priority: 1,
               },
             ],

@@ -7,7 +7,7 @@ import { openChatImage } from "../modules/files/chat-image-access.ts";
 import { openAvatar } from "../modules/files/avatar-access.ts";
 import { openOrganisationLogo } from "../modules/files/logo-access.ts";
 import { openResourceDocument } from "../modules/files/resource-document-access.ts";
-import { addReportAttachment, deleteReportAttachment, type IncomingFile } from "../modules/files/attachments.ts";
+import { addReportAttachment, deleteReportAttachment, type IncomingAttachment } from "../modules/files/attachments.ts";
 import { attachmentDisposition } from "../modules/files/file-name.ts";
 import { errorResponse } from "./auth-routes.ts";
 import { requestCtx } from "./request-context.ts";
@@ -65,9 +65,14 @@ export function graphqlUploadGuard(): MiddlewareHandler<AppEnv> {
 }
 
 const ONE_FILE = 'Attach exactly one file per request, in the form field "file".';
+/** A solved challenge is a few hundred characters; anything longer is not one. */
+const MAX_VERIFY_TOKEN_LENGTH = 1_000;
 
-/** The one file of a multipart body; anything else (no file, several, a text field posing as one) is refused. */
-async function readSingleFile(c: Context<AppEnv>): Promise<IncomingFile> {
+/**
+ * The one file of a multipart body, with the text field "verifyToken" when the page repeats the
+ * upload with a solved challenge; anything else (no file, several, a text field posing as one) is refused.
+ */
+async function readSingleFile(c: Context<AppEnv>): Promise<IncomingAttachment> {
   let form: FormData;
   try {
     form = await c.req.raw.formData();
@@ -77,7 +82,9 @@ async function readSingleFile(c: Context<AppEnv>): Promise<IncomingFile> {
   const files = [...form.entries()].filter(([, value]) => typeof value !== "string");
   const [file] = form.getAll("file");
   if (files.length !== 1 || !file || typeof file === "string") throw badInput(ONE_FILE);
-  return { name: file.name, size: file.size, bytes: async () => new Uint8Array(await file.arrayBuffer()) };
+  const token = form.get("verifyToken");
+  const verifyToken = typeof token === "string" && token.length > 0 && token.length <= MAX_VERIFY_TOKEN_LENGTH ? token : null;
+  return { name: file.name, size: file.size, verifyToken, bytes: async () => new Uint8Array(await file.arrayBuffer()) };
 }
 
 /** A stored file sent as a download: always a download, never inline, so an uploaded HTML or SVG cannot render on our origin. */

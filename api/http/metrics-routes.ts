@@ -5,7 +5,10 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { Services } from "../context.ts";
 import { hashingGateState } from "../lib/passwords.ts";
+import { cleaningPoolState } from "../modules/files/cleaning-pool.ts";
 import {
+  cleaningInProgress,
+  cleaningWaiting,
   hashingInProgress,
   hashingWaiting,
   httpDuration,
@@ -83,6 +86,9 @@ async function refreshScrapeTimeGauges(services: Services): Promise<void> {
   const gate = hashingGateState();
   hashingInProgress.set({}, gate.running);
   for (const [lane, count] of Object.entries(gate.waiting)) hashingWaiting.set({ lane }, count);
+  const cleaning = cleaningPoolState();
+  cleaningInProgress.set({}, cleaning.running);
+  for (const [lane, count] of Object.entries(cleaning.waiting)) cleaningWaiting.set({ lane }, count);
   residentMemory.set({}, process.memoryUsage.rss());
   uptime.set({}, Math.floor(process.uptime()));
   const mail = services.config.mail;

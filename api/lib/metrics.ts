@@ -169,6 +169,8 @@ export const httpDuration = register(
 export const openSockets = register(new Gauge("lantern_websocket_connections", "Open WebSocket connections (live updates and chat).", []));
 export const hashingInProgress = register(new Gauge("lantern_password_hashing_in_progress", "Password hashes being computed now.", []));
 export const hashingWaiting = register(new Gauge("lantern_password_hashing_waiting", "Password hashes queued behind the gate, by lane.", ["lane"]));
+export const cleaningInProgress = register(new Gauge("lantern_upload_cleaning_in_progress", "Uploaded files being cleaned of their metadata now, in the cleaning workers.", []));
+export const cleaningWaiting = register(new Gauge("lantern_upload_cleaning_waiting", "Uploaded files queued for cleaning, by lane.", ["lane"]));
 export const mailSending = register(new Gauge("lantern_mail_sending", "Mails handed to the mailer and not yet accepted by it (SMTP: queued in or sent through the pool).", ["mailer"]));
 export const mailSent = register(new Counter("lantern_mail_sent_total", "Mails the mailer finished with, by result (sent or failed).", ["mailer", "result"]));
 export const outboxMessages = register(new Gauge("lantern_mail_outbox_messages", "Messages lying in the on-disk outbox (embedded mail), waiting to be read or forwarded.", []));
@@ -180,8 +182,8 @@ export const residentMemory = register(new Gauge("lantern_process_resident_memor
 export const uptime = register(new Gauge("lantern_process_uptime_seconds", "Seconds since the server process started.", []));
 
 // Series without labels show 0 from the first scrape, not only after their first change.
-for (const gauge of [openSockets, hashingInProgress]) gauge.set({}, 0);
-for (const lane of ["trusted", "open"]) hashingWaiting.set({ lane }, 0);
+for (const gauge of [openSockets, hashingInProgress, cleaningInProgress]) gauge.set({}, 0);
+for (const lane of ["trusted", "open"]) for (const waiting of [hashingWaiting, cleaningWaiting]) waiting.set({ lane }, 0);
 
 /** Shows a job's counters at 0 from its start, for a job whose first run comes later. */
 export function declareJob(job: string): void {

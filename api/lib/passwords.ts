@@ -1,4 +1,5 @@
 import { hash, verify } from "@node-rs/argon2";
+import { LaneGate, type Lane } from "./lane-gate.ts";
 
 /**
  * Argon2id at OWASP's m=19 MiB, t=2, p=1. One hash costs 40–75 ms of a core, so hashing runs
@@ -15,7 +16,7 @@ const OPTIONS = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 }
 const MAX_CONCURRENT = 2;
 const MAX_QUEUED = { trusted: 256, open: 16 } as const;
 
-export type HashingLane = keyof typeof MAX_QUEUED;
+export type HashingLane = Lane;
 
 export class HashingBusyError extends Error {
   constructor() {
@@ -23,34 +24,15 @@ export class HashingBusyError extends Error {
   }
 }
 
-let running = 0;
-const waiting: Record<HashingLane, (() => void)[]> = { trusted: [], open: [] };
+const gate = new LaneGate(MAX_CONCURRENT, MAX_QUEUED, () => new HashingBusyError());
 
 /** How full the gate is, 0 (idle) to 1 (the open lane's queue is full). */
-export function openLaneLoad(): number {
-  return waiting.open.length / MAX_QUEUED.open;
-}
+export const openLaneLoad = (): number => gate.openLoad();
 
 /** What the gate holds now, for the metrics page: hashes running and waiting per lane. */
-export function hashingGateState(): { running: number; waiting: Record<HashingLane, number> } {
-  return { running, waiting: { trusted: waiting.trusted.length, open: waiting.open.length } };
-}
+export const hashingGateState = (): { running: number; waiting: Record<HashingLane, number> } => gate.state();
 
-async function gated<T>(lane: HashingLane, work: () => Promise<T>): Promise<T> {
-  if (running < MAX_CONCURRENT) running += 1;
-  else {
-    if (waiting[lane].length >= MAX_QUEUED[lane]) throw new HashingBusyError();
-    // The finishing hash hands its slot straight over, so no newcomer can slip in between.
-    await new Promise<void>((resolve) => waiting[lane].push(resolve));
-  }
-  try {
-    return await work();
-  } finally {
-    const next = waiting.trusted.shift() ?? waiting.open.shift();
-    if (next) next();
-    else running -= 1;
-  }
-}
+const gated = <T>(lane: HashingLane, work: () => Promise<T>): Promise<T> => gate.run(lane, work);
 
 export function hashPassword(password: string, lane: HashingLane = "trusted"): Promise<string> {
   return gated(lane, () => hash(password, OPTIONS));

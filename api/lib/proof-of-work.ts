@@ -10,7 +10,7 @@ import { UserError } from "./errors.ts";
  * The signature (43 characters) plus a nonce fits one SHA-256 block, so each try is one compression.
  */
 
-export const CHALLENGE_ACTIONS = ["login_submit", "forgot_password_submit", "report_login", "report_start", "enquiry", "onboard_submit"] as const;
+export const CHALLENGE_ACTIONS = ["login_submit", "forgot_password_submit", "report_login", "report_start", "report_upload", "enquiry", "onboard_submit"] as const;
 export type ChallengeAction = (typeof CHALLENGE_ACTIONS)[number];
 
 /** Long enough for a slow phone at the hardest difficulty; short enough that stockpiling is useless. */

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { rename, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Config } from "../../api/config.ts";
 import { createBlobStore } from "../../api/lib/blob-store.ts";
@@ -7,9 +7,10 @@ import { saveArchive, verifyArchive } from "../../api/lib/backup/archive-file.ts
 import { backupStream } from "../../api/lib/backup/create.ts";
 import type { BackupManifest } from "../../api/lib/backup/manifest.ts";
 import { restoreArchive } from "../../api/lib/backup/restore.ts";
+import { listBackups } from "../../api/lib/backup/scheduled.ts";
 import { requestBackupFromServer, serverAnswersOn } from "../../api/lib/backup/socket.ts";
 import { openDatabase } from "../../db/client.ts";
-import { DataDirLockedError } from "../../db/data-dir-lock.ts";
+import { DataDirLockedError, lockDataDir } from "../../db/data-dir-lock.ts";
 import { CommandFailure, EXIT } from "../commands/outcome.ts";
 
 /**
@@ -72,4 +73,34 @@ export async function restore(from: string, config: Config, migrationsFolder?: s
   const result = await restoreArchive(file, config, migrationsFolder);
   console.log(`Restored ${result.rows} rows and ${result.files} files from ${file} (made ${result.manifest.createdAt} on ${result.manifest.database}).`);
   console.log(describeKeys(result.manifest));
+}
+
+/**
+ * `restore --latest` (decision 070): the embedded database's newest automatic backup, onto a data
+ * directory that no longer opens. The damaged database is moved aside, never deleted (it may still
+ * hold what came after the backup), and the stored files stay where they are: those the archive
+ * names are written again, those it does not name are newer than it and are left for the operator.
+ */
+export async function restoreLatest(config: Config, migrationsFolder?: string): Promise<void> {
+  if (config.database.kind !== "pglite") throw new CommandFailure("--latest restores the embedded database's automatic backups; on PostgreSQL, restore an archive with --from FILE into an empty database", EXIT.usage);
+  const directory = config.backups?.directory ?? join(config.dataDir, "backups");
+  const newest = listBackups(directory)[0];
+  if (!newest) throw new CommandFailure(`There is no automatic backup in ${directory}: restore an archive with --from FILE`);
+  const database = config.database.dataDir;
+  // Held while the directory is moved: no server may be using it (decision 067).
+  const lock = await lockDataDir(config.dataDir);
+  let movedTo: string | null = null;
+  try {
+    if (existsSync(database) && readdirSync(database).length > 0) {
+      movedTo = `${database}.damaged-${new Date().toISOString().slice(0, 19).replace(/:/g, "-")}Z`;
+      await rename(database, movedTo);
+      console.log(`Moved the database that does not open aside to ${movedTo}.`);
+    }
+  } finally {
+    lock.release();
+  }
+  const result = await restoreArchive(newest.path, config, migrationsFolder, { filesMayRemain: true });
+  console.log(`Restored ${result.rows} rows and ${result.files} files from ${newest.path} (made ${result.manifest.createdAt}).`);
+  console.log(describeKeys(result.manifest));
+  if (movedTo) console.log(`What was written after that backup is not in it. The damaged database stays in ${movedTo} until you remove it.`);
 }

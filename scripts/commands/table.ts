@@ -69,12 +69,18 @@ const COMMANDS: Command[] = [
   {
     name: "restore",
     summary: "restore an archive onto an empty database and blob store",
-    details: "Checks the whole archive, then loads it in one transaction into an empty DATA_DIR or database and an empty blob store, and runs the migrations of a newer Lantern. Start the restored Lantern with the same master key.",
-    options: { from: { value: "FILE", required: true, description: "the archive backup wrote" } },
+    details: "Checks the whole archive, then loads it in one transaction into an empty DATA_DIR or database and an empty blob store, and runs the migrations of a newer Lantern. Start the restored Lantern with the same master key. With --latest, the embedded database's newest automatic backup is restored over a database that does not open, which is moved aside, not deleted; stored files stay.",
+    options: {
+      from: { value: "FILE", description: "the archive backup wrote" },
+      latest: { description: "the embedded database's newest automatic backup; a database that does not open is moved aside first" },
+    },
     run: async (options, config) => {
-      const [{ restore }, { extractEmbedded }] = await Promise.all([import("../backup/commands.ts"), import("../../api/embedded.ts")]);
+      const from = optionValue(options, "from");
+      if ((from === undefined) === !options.latest) throw new CommandFailure("give either --from FILE or --latest", EXIT.usage);
+      const [{ restore, restoreLatest }, { extractEmbedded }] = await Promise.all([import("../backup/commands.ts"), import("../../api/embedded.ts")]);
       const settings = config();
-      return done(restore(required(options, "from"), settings, (await extractEmbedded(settings.dataDir))?.migrationsFolder));
+      const migrations = (await extractEmbedded(settings.dataDir))?.migrationsFolder;
+      return done(from === undefined ? restoreLatest(settings, migrations) : restore(from, settings, migrations));
     },
   },
   {

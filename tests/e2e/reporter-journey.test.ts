@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { DETAILS_KEPT_WARNING } from "../../site/src/islands/report-flow/attach-files-step.tsx";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "playwright-core";
-import { reporterSessions, reportSubmissions } from "../../db/schema/index.ts";
+import { blobs, reporterSessions, reportSubmissionAttachments, reportSubmissions } from "../../db/schema/index.ts";
 import { seedDemo } from "../../db/seed/demo.ts";
 import { DEMO_FORM_PASSWORD, DEMO_PASSWORD } from "../../db/seed/demo-accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -217,6 +217,30 @@ describe("a reporter in Chromium", () => {
     await page.getByText(/too large|exceeds total allowed attachment size/i).first().waitFor();
     await checkScreen(page, "reporter-oversize-file");
     await page.close();
+  }, 60_000);
+
+  test("with many files waiting in unfinished reports, an upload pays its proof of work and is attached (decision 060)", async () => {
+    const [waiting] = await server.db.insert(reportSubmissions).values({ organisationId: main.form.organisationId, formId: main.form.id, buildId: main.form.deployedBuildId, status: "Draft" }).returning();
+    const size = 1_500_000_000;
+    const [blob] = await server.db.insert(blobs).values({ organisationId: main.form.organisationId, purpose: "Attachment", storageKey: "attachment/waiting", fileName: "waiting.bin", mimeType: "application/octet-stream", sizeBytes: size, sha256: "0" }).returning();
+    await server.db.insert(reportSubmissionAttachments).values({ submissionId: waiting!.id, blobId: blob!.id, fileName: "waiting.bin", fileSizeBytes: size, mimeType: "application/octet-stream" });
+    const page = await browser.newPage();
+    const uploads: number[] = [];
+    page.on("response", (response) => {
+      if (response.url().endsWith("/api/files/report-attachments")) uploads.push(response.status());
+    });
+    await page.goto(`${origin}/report/${main.form.id}`);
+    await next(page);
+    await fillEveryPage(page, main.widgets, { flipCondition: false });
+    await page.getByRole("heading", { name: "Attach files" }).waitFor();
+    const file = join(server.dataDir, "paid.png");
+    writeFileSync(file, pngWithText());
+    await page.locator('input[type="file"]').setInputFiles(file);
+    await page.locator(".upload-list__item--done").getByRole("button", { name: /Delete/ }).waitFor();
+    // Asked (428), solved, sent again.
+    expect(uploads).toEqual([428, 200]);
+    await page.close();
+    await server.db.delete(reportSubmissions).where(eq(reportSubmissions.id, waiting!.id));
   }, 60_000);
 
   test("an unknown organisation's page says so, and passes the same checks", async () => {

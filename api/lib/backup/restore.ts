@@ -29,14 +29,22 @@ export interface RestoreResult {
  * checks the whole archive first, brings the empty database to the archive's migration, loads every
  * table and writes every blob in one transaction, then runs the migrations that came after it.
  */
-export async function restoreArchive(path: string, config: Config, migrationsFolder = MIGRATIONS_FOLDER): Promise<RestoreResult> {
+export interface RestoreOptions {
+  /**
+   * Files already in the blob store may stay (restore --latest onto the same installation): those the
+   * archive names are written again, the others are newer than it. Otherwise the store must be empty.
+   */
+  filesMayRemain?: boolean;
+}
+
+export async function restoreArchive(path: string, config: Config, migrationsFolder = MIGRATIONS_FOLDER, options: RestoreOptions = {}): Promise<RestoreResult> {
   const manifest = await verifyArchive(path);
   const known = (await readdir(migrationsFolder)).filter((name) => existsSync(join(migrationsFolder, name, "migration.sql"))).sort();
   const upTo = known.indexOf(manifest.migration);
   if (upTo === -1) throw new RestoreError(`The archive was made by a newer Lantern (migration ${manifest.migration}): restore it with that version or a later one`);
   for (const blob of manifest.blobs) if (!isValidBlobKey(blob.key)) throw new ArchiveError("The archive is damaged: it names a file under an invalid key");
 
-  const foreign = await firstForeignBlobKey(config.blobs, new Set(manifest.blobs.map((blob) => blob.key)));
+  const foreign = options.filesMayRemain ? null : await firstForeignBlobKey(config.blobs, new Set(manifest.blobs.map((blob) => blob.key)));
   if (foreign !== null) throw new RestoreError(`The blob store is not empty (${config.blobs.kind === "s3" ? `bucket ${config.blobs.bucket}` : config.blobs.directory}): restore into an empty one`);
 
   let createdDirectory: string | null = null;

@@ -16,8 +16,8 @@ const FIRST_STEP = 12;
 export const FREE_FAILURES = 3;
 /** Failures per minute on this instance that cost nothing extra to everyone else. */
 const CALM_PRESSURE = 30;
-/** What everyone pays while the hashing queue for unpaid attempts is full. */
-const BUSY_DIFFICULTY = 14;
+/** What everyone pays while the hashing queue (or the cleaning queue, for uploads) for unpaid attempts is full. */
+export const BUSY_DIFFICULTY = 14;
 
 /** Grows by two bits (four times the work) with each failure past the free ones. */
 export function failureDifficulty(score: number): number {

@@ -36,7 +36,7 @@ export function serverSecret(db: Database): Promise<string> {
 }
 
 /** "password-reset": requests for reset links, counted apart from the sign-in failures of the same email. */
-export type SubjectKind = "staff" | "report" | "form" | "organisation" | "password-reset" | "onboarding";
+export type SubjectKind = "staff" | "report" | "form" | "organisation" | "password-reset" | "onboarding" | "draft";
 
 /**
  * A keyed, one-way name for what an attempt is about: a staff email, a report ID, a form, an

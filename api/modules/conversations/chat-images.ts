@@ -24,7 +24,8 @@ async function imageConversation(ctx: Ctx, db: Database, reportSubmissionID: str
 export async function sendImageMessage(ctx: Ctx, reportSubmissionID: string | null | undefined, caption: string, file: File): Promise<MessageView> {
   // Refuse before the file is read or anything stored (outside a transaction the row lock ends with its statement).
   const outside = await imageConversation(ctx, ctx.db, reportSubmissionID);
-  const image = await prepareChatImage(incomingImage(file));
+  // A reporter's image waits in the pool's open lane, staff's in the trusted one (decision 060).
+  const image = await prepareChatImage(incomingImage(file), ctx.actor.kind === "staff" ? "trusted" : "open");
   const checked = { purpose: "ChatImage" as const, organisationId: outside.submission.organisationId, fileName: image.fileName, mimeType: image.mimeType, bytes: image.bytes };
   const written = await storeCheckedFile(ctx, checked, (insertBlobRow) =>
     ctx.db.transaction(async (tx) => {

@@ -1,4 +1,4 @@
-import { deflateRawSync } from "node:zlib";
+import { crc32 as zlibCrc32, deflateRawSync } from "node:zlib";
 
 /**
  * A minimal ZIP writer (PKWARE APPNOTE 6.3, no ZIP64): enough for an export of a few thousand
@@ -18,22 +18,8 @@ const DEFLATE = 8;
 const MAX_ENTRIES = 0xffff;
 const MAX_OFFSET = 0xffffffff;
 
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n += 1) {
-    let c = n;
-    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-/** CRC-32 (IEEE 802.3, the one ZIP uses) of `data`. */
-export function crc32(data: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const byte of data) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
+/** CRC-32 (IEEE 802.3, the one ZIP uses) of `data`: zlib's, since a byte-by-byte loop here took 1.7 s for 95 MB. */
+export const crc32 = (data: Uint8Array): number => zlibCrc32(data);
 
 /** MS-DOS date and time, at their 2-second resolution; ZIP cannot express dates before 1980. */
 function dosDateTime(date: Date): { time: number; date: number } {

@@ -8,9 +8,10 @@ import { isUuid } from "../../lib/ids.ts";
 import { recordActivity } from "../audit/service.ts";
 import { removeBlobBytes, storeCheckedFile } from "./stored-blob.ts";
 import { ALREADY_SUBMITTED, CREDENTIALS_PROBLEM, lockDraft, requireReporter } from "../reporting/draft.ts";
-import { draftBytesRoom, DRAFT_STORAGE_FULL } from "../reporting/draft-limits.ts";
+import { DRAFT_STORAGE_FULL, ORGANISATION_DRAFT_BYTES_CAP, organisationDraftBytes } from "../reporting/draft-limits.ts";
 import { allowedTypesText, checkUpload, EMPTY_FILE, type IncomingFile } from "./checked-upload.ts";
 import { isKnownExtension } from "./sniff.ts";
+import { admitReporterUpload, cleanAdmitted } from "./upload-admission.ts";
 
 /** Spec §5 and §9: ten files, 25,000,000 bytes each and 25,000,000 bytes together. */
 export const MAX_ATTACHMENTS = 10;
@@ -22,6 +23,11 @@ export { ATTACHMENTS_TOO_LARGE as TOTAL_TOO_LARGE } from "../../shared/messages.
 import { ATTACHMENTS_TOO_LARGE as TOTAL_TOO_LARGE } from "../../shared/messages.ts";
 export const FILE_TOO_LARGE = "This file is too large: each file can be at most 25 MB.";
 export { CONTENT_MISMATCH, EMPTY_FILE, type IncomingFile } from "./checked-upload.ts";
+
+/** The upload's file, and the solved proof-of-work challenge sent beside it when one was asked for (decision 060). */
+export interface IncomingAttachment extends IncomingFile {
+  verifyToken: string | null;
+}
 export const UPLOADS_NOT_ALLOWED = "File uploads are not allowed for this form.";
 export const FILE_NOT_FOUND = "File not found";
 
@@ -69,9 +75,9 @@ async function uploadState(tx: Database, actor: ReporterActor) {
     .select({ files: count(), bytes: sum(reportSubmissionAttachments.fileSizeBytes).mapWith(Number) })
     .from(reportSubmissionAttachments)
     .where(eq(reportSubmissionAttachments.submissionId, submission.id));
-  // What all of the organisation's unfinished drafts may still hold (decision 016).
-  const organisationRoom = await draftBytesRoom(tx, actor.organisationId);
-  return { submission, form, files: totals?.files ?? 0, bytes: totals?.bytes ?? 0, organisationRoom };
+  // What all of the organisation's unfinished drafts hold, and may still hold (decision 016).
+  const organisationBytes = await organisationDraftBytes(tx, actor.organisationId);
+  return { submission, form, files: totals?.files ?? 0, bytes: totals?.bytes ?? 0, organisationBytes, organisationRoom: ORGANISATION_DRAFT_BYTES_CAP - organisationBytes };
 }
 
 function checkRoom(state: { files: number; bytes: number; organisationRoom: number }, size: number): void {
@@ -81,7 +87,7 @@ function checkRoom(state: { files: number; bytes: number; organisationRoom: numb
 }
 
 /** Checks, strips and stores one file for the reporter's Draft (docs/decisions/008-reporter-api.md, Files). */
-export async function addReportAttachment(ctx: Ctx, read: () => Promise<IncomingFile>): Promise<AttachmentView> {
+export async function addReportAttachment(ctx: Ctx, read: () => Promise<IncomingAttachment>): Promise<AttachmentView> {
   const actor = requireReporter(ctx);
   const before = await ctx.db.transaction((tx) => uploadState(tx, actor));
   if (before.files >= MAX_ATTACHMENTS) throw badInput(TOO_MANY_FILES);
@@ -93,7 +99,9 @@ export async function addReportAttachment(ctx: Ctx, read: () => Promise<Incoming
 
   const allowed = before.form.allowedFileTypes.map(normaliseType).filter(isKnownExtension);
   const typeRefused = `Files of this type cannot be attached.${allowed.length > 0 ? ` ${allowedTypesText(allowed)}` : ""}`;
-  const { fileName, mimeType, bytes: stored, metadataRemoved } = await checkUpload(file, allowed, typeRefused);
+  // Cleaning is the costly part: it is what proof of work pays for, past the drafts' free level or while the pool is busy.
+  const admission = await admitReporterUpload(ctx, before.submission.id, before.organisationBytes, file.verifyToken);
+  const { fileName, mimeType, bytes: stored, metadataRemoved } = await cleanAdmitted(ctx, admission, (lane) => checkUpload(file, allowed, typeRefused, lane));
 
   // The bytes go in first (a blob store cannot join a database transaction); if the rows are not
   // written, the bytes are removed again, so no file is left without its row (stored-blob.ts).

@@ -1,9 +1,8 @@
 import { badInput } from "../../lib/errors.ts";
-import { UnreadableFileError } from "./bytes.ts";
 import { FILE_SIZE_TOO_LARGE, INVALID_FILE, type IncomingImage } from "./chat-image.ts";
+import { cleanedOrRefused } from "./checked-upload.ts";
 import { cleanFileName, extensionOf } from "./file-name.ts";
 import { sniffFileType } from "./sniff.ts";
-import { stripMetadata } from "./strip-metadata.ts";
 
 /**
  * Spec §5 and §9: an avatar, like a logo, is a jpg or png of at most 10,000,000 bytes; the console's
@@ -39,13 +38,8 @@ export async function prepareAvatarImage(file: IncomingImage, options: { maxByte
   const original = await file.bytes();
   if (original.length > maxBytes) throw badInput(FILE_SIZE_TOO_LARGE);
   if (sniffFileType(original, extension)?.kind !== type.kind) throw badInput(INVALID_FILE);
-  let bytes: Uint8Array;
-  try {
-    bytes = stripMetadata(type.kind, original).bytes;
-  } catch (error) {
-    if (error instanceof UnreadableFileError) throw badInput(INVALID_FILE);
-    throw error;
-  }
+  // Staff upload avatars and logos, signed in: the pool's trusted lane.
+  const { bytes } = await cleanedOrRefused({ kind: type.kind, bytes: original }, "trusted", INVALID_FILE);
   if (bytes.length === 0) throw badInput(INVALID_FILE);
   return { bytes, mimeType: type.mimeType, fileName: `${baseName}.${type.kind === "jpeg" ? "jpg" : "png"}` };
 }

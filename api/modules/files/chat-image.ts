@@ -1,9 +1,9 @@
 import { badInput } from "../../lib/errors.ts";
-import { ascii, startsWithBytes, u32le, UnreadableFileError } from "./bytes.ts";
+import { ascii, startsWithBytes, u32le } from "./bytes.ts";
+import { cleanedOrRefused } from "./checked-upload.ts";
+import type { CleaningLane } from "./cleaning-pool.ts";
 import { cleanFileName, extensionOf } from "./file-name.ts";
 import { sniffFileType } from "./sniff.ts";
-import { stripMetadata } from "./strip-metadata.ts";
-import { sanitizeSvg } from "./svg-sanitize.ts";
 
 /** Spec §5 and §9 (image upload): one file of .jpg .jpeg .png .svg .gif .bmp, at most 5,000,000 bytes. */
 export const CHAT_IMAGE_MAX_BYTES = 5_000_000;
@@ -46,32 +46,26 @@ function isBmp(bytes: Uint8Array): boolean {
   return DIB_HEADER_SIZES.has(dibSize) && pixelOffset >= 14 + dibSize && pixelOffset < bytes.length;
 }
 
-function cleaned(kind: ImageKind, original: Uint8Array, extension: string): Uint8Array | null {
-  if (kind === "svg") return sanitizeSvg(original);
+async function cleaned(kind: ImageKind, original: Uint8Array, extension: string, lane: CleaningLane): Promise<Uint8Array | null> {
   if (kind === "bmp") return isBmp(original) ? original : null;
   // JPEG, PNG and GIF: the attachment sniffer decides, the attachment strippers remove EXIF, GPS, text chunks and comments.
-  if (sniffFileType(original, extension)?.kind !== kind) return null;
-  try {
-    return stripMetadata(kind, original).bytes;
-  } catch (error) {
-    if (error instanceof UnreadableFileError) return null;
-    throw error;
-  }
+  if (kind !== "svg" && sniffFileType(original, extension)?.kind !== kind) return null;
+  return (await cleanedOrRefused({ kind, bytes: original }, lane, INVALID_FILE)).bytes;
 }
 
 /**
  * Checks a chat image and returns what may be stored: the content must be the type its
  * extension names (the browser's Content-Type is ignored) and is stripped of metadata first, so
- * the original bytes never reach the blob store.
+ * the original bytes never reach the blob store. `lane`: the cleaning pool's, by who sends it.
  */
-export async function prepareChatImage(file: IncomingImage): Promise<ChatImage> {
+export async function prepareChatImage(file: IncomingImage, lane: CleaningLane): Promise<ChatImage> {
   if (file.size > CHAT_IMAGE_MAX_BYTES) throw badInput(FILE_SIZE_TOO_LARGE);
   const extension = extensionOf(cleanFileName(file.name));
   const type = Object.hasOwn(IMAGE_TYPES, extension) ? IMAGE_TYPES[extension]! : null;
   if (!type || file.size === 0) throw badInput(INVALID_FILE);
   const original = await file.bytes();
   if (original.length > CHAT_IMAGE_MAX_BYTES) throw badInput(FILE_SIZE_TOO_LARGE);
-  const bytes = cleaned(type.kind, original, extension);
+  const bytes = await cleaned(type.kind, original, extension, lane);
   if (!bytes || bytes.length === 0) throw badInput(INVALID_FILE);
   return { bytes, mimeType: type.mimeType, fileName: `chat-image.${type.kind === "jpeg" ? "jpg" : type.kind}` };
 }

@@ -1,5 +1,7 @@
 import { deflateSync, inflateSync } from "node:zlib";
 import type { CleanedFile } from "./cleaned-file.ts";
+import { OverBudgetError, type CleaningBudget } from "./cleaning-budget.ts";
+import { blankPieceInfo, blankPieceInfoIn, PIECE_INFO } from "./pdf-piece-info.ts";
 import { blankString, integerEntry, PdfText, streamFilter, type StringSpan } from "./pdf-syntax.ts";
 
 /**
@@ -11,9 +13,13 @@ import { blankString, integerEntry, PdfText, streamFilter, type StringSpan } fro
  *   older incremental revisions included, since they still carry the values they had): each of its
  *   strings, and strings it references, become spaces;
  * - the same dictionaries held in compressed object streams, re-compressed into the room they had;
- * - every /Type /Metadata (XMP) stream, replaced by an empty XMP packet.
+ * - every /Type /Metadata (XMP) stream, replaced by an empty XMP packet;
+ * - every page-piece dictionary (/PieceInfo, where Illustrator, Acrobat and plug-ins keep their own
+ *   private data, names and dates among them): its strings, and those of what it references, with
+ *   the private-data streams emptied (pdf-piece-info.ts).
  * When any of this cannot be done (encrypted file, an object we cannot follow, a blank that does not
- * fit), the file is returned exactly as uploaded and marked as not cleaned.
+ * fit), the file is returned exactly as uploaded and marked as not cleaned. Object streams inflating
+ * past the upload's budget make it OverBudgetError: refused, not stored (decision 060).
  */
 
 /** `12 0 obj`, not preceded by a digit (so `112 0 obj` is not read as object 12). */
@@ -29,8 +35,6 @@ const TYPE_OBJECT_STREAM = /\/Type[ \t\r\n\f\0]*\/ObjStm(?![A-Za-z0-9])/;
 
 /** More objects than any document needs; past it the file is not followed. */
 const MAX_OBJECTS = 2_000_000;
-/** Decompressed bytes of object streams we are willing to hold, in total (a compression bomb stops here). */
-const MAX_INFLATED_BYTES = 64_000_000;
 
 /** An empty XMP packet (XMP part 1, §7.3): the padding between body and trailer is how XMP reserves room. */
 const XMP_HEAD = '<?xpacket begin="\u00ef\u00bb\u00bf" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"/>';
@@ -47,6 +51,8 @@ interface PdfObjects {
   definitions: Map<number, number[]>;
   metadataStreams: StreamObject[];
   objectStreams: StreamObject[];
+  /** Where each object dictionary holding a /PieceInfo starts. */
+  pieceInfoHolders: number[];
 }
 
 const latin1 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1");
@@ -58,7 +64,7 @@ const latin1 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset
  */
 function scanObjects(text: PdfText): PdfObjects | null {
   const s = text.s;
-  const found: PdfObjects = { definitions: new Map(), metadataStreams: [], objectStreams: [] };
+  const found: PdfObjects = { definitions: new Map(), metadataStreams: [], objectStreams: [], pieceInfoHolders: [] };
   let count = 0;
   const header = new RegExp(OBJECT_HEADER.source, "g");
   for (let match = header.exec(s); match; match = header.exec(s)) {
@@ -70,6 +76,7 @@ function scanObjects(text: PdfText): PdfObjects | null {
     else found.definitions.set(number, [valueStart]);
     const dictionary = text.dictionaryAt(valueStart);
     if (!dictionary) continue;
+    if (PIECE_INFO.test(dictionary.text)) found.pieceInfoHolders.push(dictionary.start);
     header.lastIndex = dictionary.end;
     const dataStart = text.streamDataStart(dictionary.end);
     if (dataStart < 0) continue;
@@ -107,24 +114,37 @@ function blankXmp(out: Uint8Array, stream: StreamObject): boolean {
   return overwriteStream(out, stream, Buffer.from(packet, "latin1"), 0x20);
 }
 
+/** A stream's data replaced by nothing at the same length (spaces, or an empty deflated stream padded with zeros). */
+function emptyStream(out: Uint8Array, stream: StreamObject): boolean {
+  const filter = streamFilter(stream.dictionary);
+  if (filter === "other") return false;
+  if (filter === "flate") return overwriteStream(out, stream, deflateSync(new Uint8Array(0)), 0);
+  return overwriteStream(out, stream, new Uint8Array(0), 0x20);
+}
+
 /**
  * Blanks the strings of the target objects an object stream holds, then writes the stream back,
  * compressed into its old room (padded with zeros: a reader stops at the end of the zlib data).
  * Returns the object numbers it blanked, or null when it cannot rewrite the stream.
  */
-function cleanObjectStream(out: Uint8Array, stream: StreamObject, targets: ReadonlySet<number>, budget: { left: number }): number[] | null {
+function cleanObjectStream(out: Uint8Array, stream: StreamObject, targets: ReadonlySet<number>, budget: CleaningBudget): number[] | null {
   if (streamFilter(stream.dictionary) !== "flate") return [];
   const count = integerEntry(stream.dictionary, "N");
   const first = integerEntry(stream.dictionary, "First");
   if (!count || !first || !("value" in count) || !("value" in first)) return null;
   let inflated: Uint8Array;
   try {
-    inflated = new Uint8Array(inflateSync(out.subarray(stream.dataStart, stream.dataEnd), { maxOutputLength: Math.max(1, budget.left) }));
-  } catch {
+    // The budget left is the inflater's hard cap: a stream of gigabytes stops there, not after.
+    inflated = new Uint8Array(inflateSync(out.subarray(stream.dataStart, stream.dataEnd), { maxOutputLength: Math.max(1, budget.remaining) }));
+  } catch (error) {
+    if (error instanceof RangeError) throw new OverBudgetError();
     return null;
   }
-  budget.left -= inflated.length;
+  budget.take(inflated.length);
   const text = new PdfText(latin1(inflated));
+  // Page pieces held here are blanked where they stand; one that reaches elsewhere cannot be followed from here.
+  const pieces = blankPieceInfoIn(inflated, text, 0, text.s.length);
+  if (!pieces || pieces.references.length > 0) return null;
   const header = text.s.slice(0, first.value).trim().split(/\s+/).map(Number);
   if (header.length < count.value * 2 || header.some((n) => !Number.isInteger(n))) return null;
   const blanked: number[] = [];
@@ -135,11 +155,11 @@ function cleanObjectStream(out: Uint8Array, stream: StreamObject, targets: Reado
     for (const span of strings) blankString(inflated, text.s, span);
     blanked.push(header[i * 2]!);
   }
-  if (blanked.length === 0) return [];
+  if (blanked.length === 0 && !pieces.blanked) return [];
   return overwriteStream(out, stream, deflateSync(inflated, { level: 9 }), 0) ? blanked : null;
 }
 
-export function cleanPdf(bytes: Uint8Array): CleanedFile {
+export function cleanPdf(bytes: Uint8Array, budget: CleaningBudget): CleanedFile {
   const asUploaded = { bytes, metadataRemoved: false };
   const s = latin1(bytes);
   // Encrypted strings cannot be blanked without the key, and an encrypted XMP stream cannot be read.
@@ -177,7 +197,8 @@ export function cleanPdf(bytes: Uint8Array): CleanedFile {
       for (const span of strings) blankString(out, s, span);
     }
   }
-  const budget = { left: MAX_INFLATED_BYTES };
+  const pieceStreams = blankPieceInfo(out, text, objects.pieceInfoHolders, objects.definitions);
+  if (!pieceStreams || !pieceStreams.every((stream) => emptyStream(out, stream))) return asUploaded;
   for (const stream of objects.objectStreams) {
     const blanked = cleanObjectStream(out, stream, targets, budget);
     if (!blanked) return asUploaded;

@@ -1,13 +1,15 @@
 import { inflateRawSync, deflateRawSync } from "node:zlib";
 import { crc32 } from "../exports/zip.ts";
 import { startsWithBytes, u16le, u32le, UnreadableFileError } from "./bytes.ts";
+import type { CleaningBudget } from "./cleaning-budget.ts";
 
 /**
  * Reading and rewriting the ZIP container of an Office Open XML file (PKWARE APPNOTE 6.3), for
  * clean-ooxml.ts. The central directory is the truth (as for unzip and Office), so entries written
  * with data descriptors are followed. Refused, as UnreadableFileError: ZIP64, encryption, split
- * archives, methods other than store and deflate, entries past the bounds below, and an entry whose
- * inflated size is not what the directory says (the classic zip bomb lies there).
+ * archives, methods other than store and deflate, more entries than below, and an entry whose
+ * inflated size is not what the directory says (the classic zip bomb lies there). What a part may
+ * inflate to is the upload's cleaning budget (cleaning-budget.ts), taken before it is inflated.
  * Rewriting keeps every entry, in the same order, with its compressed bytes untouched unless its
  * content was replaced.
  */
@@ -22,9 +24,6 @@ const DATA_DESCRIPTOR = 0x0008;
 const STRONG_ENCRYPTION = 0x0040;
 /** Far more parts than a real document has. */
 const MAX_ENTRIES = 10_000;
-/** What one part may inflate to, and all parts together: a 25 MB document stays well below, a zip bomb does not. */
-const MAX_PART_BYTES = 100_000_000;
-const MAX_TOTAL_BYTES = 1_000_000_000;
 
 export interface ZipEntry {
   name: string;
@@ -56,7 +55,6 @@ export function readZip(bytes: Uint8Array): ZipEntry[] {
   const entries: ZipEntry[] = [];
   const names = new Set<string>();
   let at = directoryOffset;
-  let totalSize = 0;
   for (let i = 0; i < count; i += 1) {
     if (at + 46 > end || !startsWithBytes(bytes, CENTRAL_HEADER, at)) throw new UnreadableFileError();
     const flags = u16le(bytes, at + 8);
@@ -68,9 +66,7 @@ export function readZip(bytes: Uint8Array): ZipEntry[] {
     const localOffset = u32le(bytes, at + 42);
     if (at + recordLength > end) throw new UnreadableFileError();
     if (flags & (ENCRYPTED | STRONG_ENCRYPTION) || (method !== STORE && method !== DEFLATE)) throw new UnreadableFileError();
-    if (compressedSize === 0xffffffff || uncompressedSize === 0xffffffff || uncompressedSize > MAX_PART_BYTES) throw new UnreadableFileError();
-    totalSize += uncompressedSize;
-    if (totalSize > MAX_TOTAL_BYTES) throw new UnreadableFileError();
+    if (compressedSize === 0xffffffff || uncompressedSize === 0xffffffff) throw new UnreadableFileError();
     const name = decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength));
     if (names.has(name)) throw new UnreadableFileError();
     names.add(name);
@@ -92,8 +88,12 @@ export function readZip(bytes: Uint8Array): ZipEntry[] {
   return entries;
 }
 
-/** An entry's content, checked against the size and checksum the directory gives for it. */
-export function inflateEntry(entry: ZipEntry): Uint8Array {
+/**
+ * An entry's content, checked against the size and checksum the directory gives for it. That size
+ * is taken from the budget first, and is the inflater's hard cap: no part inflates past what it announced.
+ */
+export function inflateEntry(entry: ZipEntry, budget: CleaningBudget): Uint8Array {
+  budget.take(entry.uncompressedSize);
   let content: Uint8Array;
   if (entry.method === STORE) content = entry.data;
   else {

@@ -97,25 +97,40 @@ function readMarkup(text: string, at: number): { token: XmlToken; next: number }
   return readStartTag(text, at);
 }
 
-/** The document's tokens in order, or null when it is not XML this tokenizer can follow exactly. */
-export function tokenizeXml(text: string): XmlToken[] | null {
-  if (FORBIDDEN_CHARACTER.test(text)) return null;
-  const tokens: XmlToken[] = [];
+/** The text is not XML this tokenizer can follow exactly. */
+export class XmlSyntaxError extends Error {}
+
+/**
+ * The document's tokens in order, one at a time: a part of many small elements never exists as an
+ * array of them (12 MB of `<w:p/>` held that way took a gigabyte). Throws XmlSyntaxError, at the
+ * point it is reached, when the text is not XML this tokenizer can follow exactly.
+ */
+export function* xmlTokens(text: string): Generator<XmlToken, void, undefined> {
+  if (FORBIDDEN_CHARACTER.test(text)) throw new XmlSyntaxError();
   let at = 0;
   while (at < text.length) {
     if (text[at] !== "<") {
       const end = text.indexOf("<", at);
       const raw = text.slice(at, end < 0 ? text.length : end);
       const value = decodeReferences(raw);
-      if (value === null) return null;
-      tokens.push({ kind: "text", raw, value });
+      if (value === null) throw new XmlSyntaxError();
+      yield { kind: "text", raw, value };
       at += raw.length;
       continue;
     }
     const read = readMarkup(text, at);
-    if (!read) return null;
-    tokens.push(read.token);
+    if (!read) throw new XmlSyntaxError();
+    yield read.token;
     at = read.next;
   }
-  return tokens;
+}
+
+/** The document's tokens in order, or null when it is not XML this tokenizer can follow exactly. */
+export function tokenizeXml(text: string): XmlToken[] | null {
+  try {
+    return Array.from(xmlTokens(text));
+  } catch (error) {
+    if (error instanceof XmlSyntaxError) return null;
+    throw error;
+  }
 }

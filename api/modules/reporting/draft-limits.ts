@@ -46,7 +46,7 @@ export function startAllowance(paidDifficulty: number): { paid: DraftLoad; free:
   };
 }
 
-async function organisationDraftBytes(db: Database, organisationId: string): Promise<number> {
+export async function organisationDraftBytes(db: Database, organisationId: string): Promise<number> {
   const [row] = await db
     .select({ bytes: sum(reportSubmissionAttachments.fileSizeBytes).mapWith(Number) })
     .from(reportSubmissionAttachments)
@@ -55,10 +55,6 @@ async function organisationDraftBytes(db: Database, organisationId: string): Pro
   return row?.bytes ?? 0;
 }
 
-/** Bytes the organisation's drafts may still take before uploads are refused. */
-export async function draftBytesRoom(db: Database, organisationId: string): Promise<number> {
-  return ORGANISATION_DRAFT_BYTES_CAP - (await organisationDraftBytes(db, organisationId));
-}
 
 export function draftStartDifficulty(load: DraftLoad): number {
   return Math.max(

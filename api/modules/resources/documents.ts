@@ -76,7 +76,7 @@ async function foundDocument(db: Database, rawId: unknown, forUpdate = false) {
 /** The chosen file, checked and stripped; the size is refused before the bytes are read. */
 async function checkedDocument(file: File): Promise<CheckedUpload> {
   if (file.size > RESOURCE_DOCUMENT_MAX_BYTES) throw badInput(RESOURCE_DOCUMENT_TOO_LARGE, [{ field: "file", message: RESOURCE_DOCUMENT_TOO_LARGE }]);
-  return checkUpload(incomingImage(file), RESOURCE_DOCUMENT_TYPES, RESOURCE_DOCUMENT_TYPE_REFUSED);
+  return checkUpload(incomingImage(file), RESOURCE_DOCUMENT_TYPES, RESOURCE_DOCUMENT_TYPE_REFUSED, "trusted");
 }
 
 const fileMetadata = (file: CheckedUpload) => ({ mime_type: file.mimeType, size_bytes: file.bytes.length });

@@ -2,6 +2,7 @@
 // They never throw: callers get a result they must branch on, which keeps
 // error banners consistent with the spec's wording everywhere.
 
+import { sendSolving } from './challenge-rounds';
 import { challengeIn, withSolution, type Challenge } from './proof-of-work';
 
 /** Sign-in calls' fallback (document 1 §8). */
@@ -85,27 +86,11 @@ async function fetchJsonOnce(url: string, options: RequestOptions): Promise<{ re
   return { result: { ok: true, status: response.status, data: body }, challenge };
 }
 
-// How many challenges one call solves before giving up: the server asks again only when it got
-// busier while the browser worked.
-const MAX_CHALLENGE_ROUNDS = 3;
-
-// When the server asks for proof of work (a sign-in after failures, or under load), the browser
-// solves it and repeats the request with the solution; the caller only sees the final answer,
-// and its button keeps its busy text meanwhile.
+// When the server asks for proof of work, the browser solves it and repeats the request with the
+// solution (challenge-rounds.ts); only a request with a body can carry one.
 export async function fetchJson(url: string, options: RequestOptions = {}): Promise<HttpResult<unknown>> {
-  let answer = await fetchJsonOnce(url, options);
-  for (let round = 0; round < MAX_CHALLENGE_ROUNDS && answer.challenge && options.body !== undefined; round += 1) {
-    let solution: string;
-    try {
-      // The solver is fetched on the first challenge: most visits never meet one.
-      const { solveChallenge } = await import('./proof-of-work-solver');
-      solution = await solveChallenge(answer.challenge);
-    } catch {
-      break;
-    }
-    answer = await fetchJsonOnce(url, { ...options, body: withSolution(options.body, solution) });
-  }
-  return answer.result;
+  if (options.body === undefined) return (await fetchJsonOnce(url, options)).result;
+  return sendSolving((solution) => fetchJsonOnce(url, solution ? { ...options, body: withSolution(options.body, solution) } : options));
 }
 
 export function postJson(url: string, body: unknown, signal?: AbortSignal): Promise<HttpResult<unknown>> {

@@ -113,11 +113,26 @@ const APP = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Template>C:\\Users\\${CANARY}\\Templates\\Normal.dotm</Template><TotalTime>42</TotalTime><Pages>1</Pages><Company>${CANARY} Ltd</Company><Manager>${CANARY}'s boss</Manager><AppVersion>16.0000</AppVersion></Properties>`;
 const CUSTOM = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes"><property fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="2" name="Owner"><vt:lpwstr>${CANARY}</vt:lpwstr></property></Properties>`;
+/** What SharePoint writes into every document of a library: the owner and the author, as custom XML. */
+export const SHAREPOINT_PROPERTIES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<p:properties xmlns:p="http://schemas.microsoft.com/office/2006/metadata/properties" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:pc="http://schemas.microsoft.com/office/infopath/2007/PartnerControls"><documentManagement><Owner xmlns="d1"><UserInfo><DisplayName>${CANARY}</DisplayName><AccountId>12</AccountId></UserInfo></Owner><Author0 xmlns="d1">${CANARY}</Author0></documentManagement></p:properties>`;
+const ITEM_PROPERTIES = `<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<ds:datastoreItem ds:itemID="{6A2B1C3D-0000-4000-8000-000000000001}" xmlns:ds="http://schemas.openxmlformats.org/officeDocument/2006/customXml"><ds:schemaRefs><ds:schemaRef ds:uri="http://schemas.microsoft.com/office/2006/metadata/properties"/></ds:schemaRefs></ds:datastoreItem>`;
+const LABEL_INFO = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<clbl:labelList xmlns:clbl="http://schemas.microsoft.com/office/2020/mipLabelMetadata"><clbl:label id="{0A1B}" enabled="1" method="Standard" siteId="{${CANARY}}" removed="0"/></clbl:labelList>`;
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
 
 function officeFile(parts: Record<string, string | Uint8Array>): Uint8Array<ArrayBuffer> {
   const zip = new ZipWriter();
-  const common = { "[Content_Types].xml": CONTENT_TYPES, "docProps/core.xml": CORE, "docProps/app.xml": APP, "docProps/custom.xml": CUSTOM };
+  const common = {
+    "[Content_Types].xml": CONTENT_TYPES,
+    "docProps/core.xml": CORE,
+    "docProps/app.xml": APP,
+    "docProps/custom.xml": CUSTOM,
+    "customXml/item1.xml": SHAREPOINT_PROPERTIES,
+    "customXml/itemProps1.xml": ITEM_PROPERTIES,
+    "docMetadata/LabelInfo.xml": LABEL_INFO,
+  };
   for (const [name, content] of Object.entries({ ...common, ...parts })) zip.add(name, content);
   return zip.finish();
 }
@@ -132,7 +147,7 @@ export function docxWithCanary(): Uint8Array<ArrayBuffer> {
     "word/people.xml": `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <w15:people xmlns:w15="http://schemas.microsoft.com/office/word/2012/wordml"><w15:person w15:author="${CANARY}"><w15:presenceInfo w15:providerId="AD" w15:userId="S::canary.whistle@example.com::1234"/></w15:person></w15:people>`,
     "word/settings.xml": `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<w:settings ${W}><w:zoom w:percent="100"/><w:rsids><w:rsidRoot w:val="00A1B2C3"/><w:rsid w:val="00A1B2C3"/><w:rsid w:val="00D4E5F6"/></w:rsids></w:settings>`,
+<w:settings ${W}><w:zoom w:percent="100"/><w:rsids><w:rsidRoot w:val="00A1B2C3"/><w:rsid w:val="00A1B2C3"/><w:rsid w:val="00D4E5F6"/></w:rsids><w:docVars><w:docVar w:name="UserName" w:val="${CANARY}"/></w:docVars></w:settings>`,
     "word/media/image1.jpeg": jpegWithMetadata(),
   });
 }
@@ -159,4 +174,35 @@ export function pptxWithCanary(): Uint8Array<ArrayBuffer> {
     "ppt/authors.xml": `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <p188:authorLst xmlns:p188="http://schemas.microsoft.com/office/powerpoint/2018/8/main"><p188:author id="{0A1B}" name="${CANARY}" initials="CW" userId="canary.whistle@example.com" providerId="AD"/></p188:authorLst>`,
   });
+}
+
+/**
+ * Page-piece dictionaries: inline on the catalog, and by reference from the page, reaching private
+ * data dictionaries and two private-data streams (one plain, one compressed), as Illustrator writes them.
+ */
+export function pdfWithPieceInfo(): Uint8Array<ArrayBuffer> {
+  return new PdfBuilder()
+    .object(1, `<< /Type /Catalog /Pages 2 0 R /PieceInfo << /Lantern << /LastModified (D:20260314) /Private << /Owner (${CANARY}) /Hex <${hex(CANARY)}> >> >> >> >>`)
+    .object(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+    .object(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /PieceInfo 5 0 R >>")
+    .stream(4, "", "BT /F1 12 Tf 20 100 Td (The evidence) Tj ET")
+    .object(5, "<< /Illustrator 6 0 R >>")
+    .object(6, "<< /LastModified (D:20260315) /Private 7 0 R >>")
+    .object(7, "<< /AIPrivateData1 8 0 R /AIPrivateData2 9 0 R /NumBlock 2 >>")
+    .stream(8, "", `%AI24_ZStandard_Data %%Creator: ${CANARY}`)
+    .stream(9, "/Filter /FlateDecode", deflateSync(latin1(`%%For: (${CANARY})`)))
+    .revision("/Root 1 0 R")
+    .bytes();
+}
+
+/** The catalog's page pieces inside a compressed object stream: inline ones can be blanked there, referenced ones cannot be followed. */
+export function pdfWithPieceInfoInObjectStream(referenced: boolean): Uint8Array<ArrayBuffer> {
+  const catalog = `<< /Type /Catalog /Pages 11 0 R /PieceInfo << /Lantern << /Private ${referenced ? "5 0 R" : `<< /Owner (${CANARY}) >>`} >> >> >>`;
+  const pages = "<< /Type /Pages /Kids [] /Count 0 >>";
+  const header = `10 0 11 ${catalog.length + 1} `;
+  return new PdfBuilder("1.5")
+    .stream(3, `/Type /ObjStm /N 2 /First ${header.length} /Filter /FlateDecode`, deflateSync(latin1(header + catalog + " " + pages)))
+    .object(5, `<< /Owner (${CANARY}) >>`)
+    .revision("/Root 10 0 R")
+    .bytes();
 }

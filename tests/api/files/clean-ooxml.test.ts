@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { UnreadableFileError } from "../../../api/modules/files/bytes.ts";
+import { OverBudgetError } from "../../../api/modules/files/cleaning-budget.ts";
 import { stripMetadata } from "../../../api/modules/files/strip-metadata.ts";
 import { tokenizeXml } from "../../../api/modules/files/xml-tokens.ts";
 import { ZipWriter } from "../../../api/modules/exports/zip.ts";
@@ -43,12 +44,16 @@ describe("Office files with an author lose it", () => {
     expect(xml("word/comments.xml")).toContain('w:author="Author" w:initials="A"');
     expect(xml("word/people.xml")).not.toContain("presenceInfo");
     expect(xml("word/settings.xml")).toEndWith('<w:zoom w:percent="100"/></w:settings>');
+    // SharePoint's custom XML and the sensitivity label keep their root; the data store's own description stays.
+    expect(xml("customXml/item1.xml")).toEndWith('<p:properties xmlns:p="http://schemas.microsoft.com/office/2006/metadata/properties" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:pc="http://schemas.microsoft.com/office/infopath/2007/PartnerControls"/>');
+    expect(xml("customXml/itemProps1.xml")).toContain('<ds:schemaRef ds:uri="http://schemas.microsoft.com/office/2006/metadata/properties"/>');
+    expect(xml("docMetadata/LabelInfo.xml")).toEndWith('<clbl:labelList xmlns:clbl="http://schemas.microsoft.com/office/2020/mipLabelMetadata"/>');
     const picture = parts.get("word/media/image1.jpeg")!;
     for (const identifying of ["Exif", "Jane Reporter", "GPSLatitude"]) expect(containsText(picture, identifying)).toBe(false);
     expect([picture[0], picture[1], picture.at(-2), picture.at(-1)]).toEqual([0xff, 0xd8, 0xff, 0xd9]);
   });
 
-  test("XLSX and PPTX: comment authors, people and the saved folder go", () => {
+  test("XLSX and PPTX: comment authors, people, the saved folder and SharePoint's custom XML go", () => {
     const sheet = cleanedParts(xlsxWithCanary());
     expect(sheet.xml("xl/comments1.xml")).toContain("<authors><author>Author</author></authors>");
     expect(sheet.xml("xl/persons/person.xml")).toContain('<person displayName="Author" id="{0A1B}" userId="Author" providerId="None"/>');
@@ -114,7 +119,7 @@ describe("an Office file whose container cannot be followed is refused, never ha
     refused(zip.finish());
   });
 
-  test("zip bombs: a part larger than its directory says, or announced past the bound", () => {
+  test("zip bombs: a part larger than its directory says is unreadable; one announced past the upload's budget is refused before it is inflated", () => {
     const zip = new ZipWriter();
     zip.add("[Content_Types].xml", "<Types/>");
     zip.add("docProps/core.xml", "<c>" + " ".repeat(5_000_000) + "</c>");
@@ -123,6 +128,6 @@ describe("an Office file whose container cannot be followed is refused, never ha
     expect(bomb.length).toBeLessThan(20_000);
     // Uncompressed size (offset 24 of the central record) claimed to be 100 bytes.
     refused(patched(bomb, "docProps/core.xml", 24, 100));
-    refused(patched(bomb, "word/document.xml", 24, 0xfffffff0));
+    expect(() => clean(patched(bomb, "word/document.xml", 24, 0xfffffff0))).toThrow(OverBudgetError);
   });
 });

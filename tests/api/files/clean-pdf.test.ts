@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { deflateSync, inflateSync } from "node:zlib";
+import { OverBudgetError } from "../../../api/modules/files/cleaning-budget.ts";
 import { stripMetadata } from "../../../api/modules/files/strip-metadata.ts";
 import { containsText } from "../../fixtures/files.ts";
-import { CANARY, PdfBuilder, pdfWithCanary, pdfWithInfoInObjectStream, xrefEntriesHold } from "./clean-fixtures.ts";
+import { CANARY, PdfBuilder, pdfWithCanary, pdfWithInfoInObjectStream, pdfWithPieceInfo, pdfWithPieceInfoInObjectStream, xrefEntriesHold } from "./clean-fixtures.ts";
 
 const clean = (pdf: Uint8Array) => stripMetadata("pdf", pdf);
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString("latin1");
@@ -70,6 +71,29 @@ describe("a PDF with an author loses it", () => {
   });
 });
 
+describe("page pieces (/PieceInfo) lose what applications kept there", () => {
+  test("inline and referenced piece dictionaries are blanked, their private-data streams emptied; the page stays", () => {
+    const original = pdfWithPieceInfo();
+    const { bytes, metadataRemoved } = clean(original);
+    expect(metadataRemoved).toBe(true);
+    expect(containsText(bytes, "Canary")).toBe(false);
+    expect(streams(bytes, /FlateDecode/).some((data) => data.includes("Canary"))).toBe(false);
+    expect(streams(bytes, /FlateDecode/)).toEqual([""]);
+    expect(bytes.length).toBe(original.length);
+    expect(xrefEntriesHold(bytes)).toBe(true);
+    expect(text(bytes)).toContain("(The evidence) Tj");
+    expect(text(bytes)).toContain("/PieceInfo 5 0 R");
+  });
+
+  test("in a compressed object stream: an inline piece is blanked there; one that references elsewhere is stored as sent, marked", () => {
+    const inline = clean(pdfWithPieceInfoInObjectStream(false));
+    expect(inline.metadataRemoved).toBe(true);
+    expect(streams(inline.bytes, /ObjStm/)[0]).toContain("/Owner (              )");
+    const original = pdfWithPieceInfoInObjectStream(true);
+    expect(clean(original)).toEqual({ bytes: original, metadataRemoved: false });
+  });
+});
+
 describe("what cannot be cleaned is stored as uploaded and marked so", () => {
   test("an encrypted PDF", () => {
     const encrypted = new PdfBuilder()
@@ -130,6 +154,7 @@ describe("hostile input never crashes the cleaner", () => {
       .stream(2, "/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode", deflateSync(Buffer.alloc(80_000_000)))
       .revision("/Root 1 0 R /Info 9 0 R")
       .bytes();
-    expect(clean(objectStreamBomb).metadataRemoved).toBe(false);
+    // Past the upload's budget of inflated bytes the file is refused, not stored (decision 060).
+    expect(() => clean(objectStreamBomb)).toThrow(OverBudgetError);
   });
 });

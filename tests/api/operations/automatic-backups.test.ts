@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseConfig } from "../../../api/config.ts";
 import { verifyArchive } from "../../../api/lib/backup/archive-file.ts";
@@ -8,7 +8,9 @@ import { renderMetrics } from "../../../api/lib/metrics.ts";
 import { startBanner } from "../../../api/start-banner.ts";
 import { holdsWithin } from "../../helpers/holds-within.ts";
 import { TEST_MASTER_KEY } from "../../helpers/master-key.ts";
-import { lanternHome, type LanternHome } from "../../helpers/lantern-process.ts";
+import { fetchingServer, lanternHome, spawnLantern, type LanternHome } from "../../helpers/lantern-process.ts";
+import { loginAs } from "../../helpers/session.ts";
+import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { usingPostgres } from "../../setup/template.ts";
 
@@ -75,6 +77,14 @@ describe("automatic backups", () => {
   });
 });
 
+/** `bun run cli …` on the home, as its operator runs it (no server on it). */
+function runCli(home: LanternHome, ...args: string[]) {
+  const env: Record<string, string | undefined> = { ...process.env, ...home.env, LOG_LEVEL: "error" };
+  if (!home.env.DATABASE_URL) delete env.DATABASE_URL;
+  const child = Bun.spawnSync(["bun", join(import.meta.dir, "..", "..", "..", "scripts", "cli.ts"), ...args], { env, stdout: "pipe", stderr: "pipe" });
+  return { code: child.exitCode, stdout: child.stdout.toString(), stderr: child.stderr.toString() };
+}
+
 describe("a start on a directory that does not open", () => {
   let home: LanternHome;
   beforeAll(async () => {
@@ -88,9 +98,10 @@ describe("a start on a directory that does not open", () => {
       return;
     }
     const backups = join(home.dataDir, "backups");
-    await home.withDatabase(async () => {});
     mkdirSync(backups, { recursive: true });
-    writeFileSync(join(backups, "lantern-2026-11-27T03-00-00Z.tar.gz"), "an archive");
+    // A backup as the server makes them (the same archive as the CLI's), before the damage.
+    const made = runCli(home, "backup", "--to", join(backups, "lantern-2026-11-27T03-00-00Z.tar.gz"));
+    expect(made.code).toBe(0);
     // The control file is what the damaged directory lacked: no checkpoint can be found.
     writeFileSync(join(home.dataDir, "pglite", "global", "pg_control"), new Uint8Array(8192));
     const child = Bun.spawn(["bun", join(import.meta.dir, "..", "..", "..", "api", "main.ts")], {
@@ -104,6 +115,19 @@ describe("a start on a directory that does not open", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toStartWith(`The embedded database in ${join(home.dataDir, "pglite")} could not be opened (`);
     expect(lines[0]).toContain(`The newest automatic backup is ${join(backups, "lantern-2026-11-27T03-00-00Z.tar.gz")} (made 2026-11-27T03:00:00.000Z)`);
-    expect(existsSync(join(home.dataDir, "pglite", "global", "pg_control"))).toBe(true);
-  }, 120_000);
+
+    // The command the line names brings it back: the damaged database moved aside, the backup restored, the server starts.
+    const restored = runCli(home, "restore", "--latest");
+    expect({ code: restored.code, stderr: restored.stderr }).toEqual({ code: 0, stderr: "" });
+    const aside = readdirSync(home.dataDir).find((name) => name.startsWith("pglite.damaged-"));
+    expect(aside).toBeDefined();
+    expect(restored.stdout).toContain(`Moved the database that does not open aside to ${join(home.dataDir, aside!)}.`);
+    const server = await spawnLantern(home);
+    const owner = await loginAs(fetchingServer(server), "owner@demo.test", DEMO_PASSWORD);
+    expect((await owner.gql<{ viewer: { email: string } }>("{ viewer { email } }")).data?.viewer.email).toBe("owner@demo.test");
+    server.child.kill("SIGTERM");
+    expect(await server.child.exited).toBe(0);
+    // Given twice, or neither, is one line and the usage's exit code.
+    expect(runCli(home, "restore")).toMatchObject({ code: 64, stderr: "give either --from FILE or --latest\n" });
+  }, 180_000);
 });

@@ -5,11 +5,13 @@ import { join } from "node:path";
 import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { serverBundleIsCurrent } from "../../../scripts/server-build.ts";
 import { freePort, waitForReady } from "../../helpers/processes.ts";
+import { uploadCleaned } from "../../helpers/served-upload.ts";
 
 /**
  * The README's first command, as a first-time user runs it: `bun run start` on a fresh data
  * directory builds what is missing (the server bundle included, decision 023) and serves the demo
  * on the embedded database, from the bundle; a second start on the same directory serves it again.
+ * A reporter's upload is cleaned by the bundle's own cleaning worker (decision 060).
  */
 
 const ROOT = join(import.meta.dir, "..", "..", "..");
@@ -49,7 +51,9 @@ test("bun run start serves the demo from the server bundle, on a fresh data dire
       expect({ run, status: login.status }).toEqual({ run, status: 200 });
       const page = await fetch(`${server.origin}/`, { headers: { Host: `demo.localhost:${server.port}` } });
       expect(page.status).toBe(200);
-      expect(await page.text()).toContain("Demo Organisation");
+      const html = await page.text();
+      expect(html).toContain("Demo Organisation");
+      if (run === "fresh") await uploadCleaned(server, html);
     } finally {
       const stopped = await server.stop();
       expect(stopped.code).toBe(0);

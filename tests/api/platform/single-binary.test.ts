@@ -6,6 +6,7 @@ import type { Subprocess } from "bun";
 import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import packageJson from "../../../package.json" with { type: "json" };
 import { freePort, waitForReady } from "../../helpers/processes.ts";
+import { uploadCleaned } from "../../helpers/served-upload.ts";
 
 /**
  * The single executable (`bun run build`) as an operator meets it (decision 068): a tool whose
@@ -163,11 +164,16 @@ describe("the binary serving", () => {
     }
   }, 240_000);
 
-  test("serve --demo seeds the demo into an empty DATA_DIR, as the binary's only way besides seed-demo", async () => {
+  test("serve --demo seeds the demo into an empty DATA_DIR, as the binary's only way besides seed-demo; a reporter's upload is cleaned in the worker the binary carries", async () => {
     const at = place();
     const server = await serve(at, ["serve", "--demo"]);
     try {
       expect((await signIn(server.origin, "owner@demo.test", DEMO_PASSWORD)).status).toBe(200);
+      // The cleaning worker is an entry point of its own inside the executable (decision 060).
+      const port = Number(new URL(server.origin).port);
+      const page = await fetch(`${server.origin}/`, { headers: { Host: `demo.localhost:${port}` } });
+      expect(page.status).toBe(200);
+      await uploadCleaned({ origin: server.origin, port }, await page.text());
     } finally {
       const stopped = await server.stop();
       expect(stopped.code).toBe(0);

@@ -84,7 +84,11 @@ describe("starting reports is bounded per form and organisation", () => {
     const { reporter, send } = starter();
     // So much waiting makes starting cost work too.
     expect((await postSolving(send, { reportFormID: demo.main.form.id })).solved.length).toBe(1);
-    expect(await upload(reporter, "a.txt", "abc")).toMatchObject({ status: 200 });
+    // Uploading costs work too, past the drafts' free level (decision 060): asked for, then paid.
+    const asked = await upload(reporter, "a.txt", "abc");
+    expect(asked).toMatchObject({ status: 428, body: { code: "CHALLENGE_REQUIRED", challenge: { action: "report_upload" } } });
+    const solution = solveChallenge(asked.body.challenge!);
+    expect(await upload(reporter, "a.txt", "abc", "text/plain", solution)).toMatchObject({ status: 200, body: { fileName: "a.txt" } });
     expect(await upload(reporter, "b.txt", "more")).toMatchObject({ status: 400, body: { error: DRAFT_STORAGE_FULL } });
     await clearDrafts();
     await demo.server.db.delete(blobs).where(eq(blobs.id, blob!.id));

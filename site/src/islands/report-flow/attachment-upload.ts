@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { ACTION_FAILED_MESSAGE } from '../../lib/action-failed';
 import { errorMessageFrom } from '../../lib/http';
+import { sendSolving } from '../../lib/challenge-rounds';
+import { challengeIn, type Challenge } from '../../lib/proof-of-work';
 
 // Attachment limits and the upload itself (spec sections 5 and 9).
 
@@ -61,11 +63,20 @@ export function acceptFiles(chosen: readonly File[], current: readonly Attachmen
 
 const uploadedSchema = v.object({ id: v.string(), fileName: v.string(), fileSizeBytes: v.number(), metadataRemoved: v.optional(v.boolean(), true) });
 
+type UploadResult = { ok: true; id: string; metadataRemoved: boolean } | { ok: false; message: string };
+
 /**
- * One file, one request. XMLHttpRequest rather than fetch because only it reports upload
- * progress. There is deliberately no abort: uploads cannot be cancelled once started.
+ * One file, one request. When the server asks for proof of work first (many files waiting in
+ * unfinished reports, or many being checked: decision 060), the challenge is solved and the file
+ * sent again with the solution in the field "verifyToken"; the progress starts over.
  */
-export function uploadAttachment(file: File, onProgress: (fraction: number) => void): Promise<{ ok: true; id: string; metadataRemoved: boolean } | { ok: false; message: string }> {
+export const uploadAttachment = (file: File, onProgress: (fraction: number) => void): Promise<UploadResult> => sendSolving((solution) => sendAttachment(file, onProgress, solution));
+
+/**
+ * XMLHttpRequest rather than fetch because only it reports upload progress. There is
+ * deliberately no abort: uploads cannot be cancelled once started.
+ */
+function sendAttachment(file: File, onProgress: (fraction: number) => void, verifyToken: string | null): Promise<{ result: UploadResult; challenge?: Challenge | undefined }> {
   return new Promise((resolve) => {
     const request = new XMLHttpRequest();
     request.open('POST', UPLOAD_URL);
@@ -82,14 +93,15 @@ export function uploadAttachment(file: File, onProgress: (fraction: number) => v
       }
       if (request.status >= 200 && request.status < 300) {
         const parsed = v.safeParse(uploadedSchema, body);
-        resolve(parsed.success ? { ok: true, id: parsed.output.id, metadataRemoved: parsed.output.metadataRemoved } : { ok: false, message: ACTION_FAILED_MESSAGE });
+        resolve({ result: parsed.success ? { ok: true, id: parsed.output.id, metadataRemoved: parsed.output.metadataRemoved } : { ok: false, message: ACTION_FAILED_MESSAGE } });
       } else {
-        resolve({ ok: false, message: errorMessageFrom(body, request.status, ACTION_FAILED_MESSAGE) });
+        resolve({ result: { ok: false, message: errorMessageFrom(body, request.status, ACTION_FAILED_MESSAGE) }, challenge: challengeIn(body) });
       }
     });
-    request.addEventListener('error', () => resolve({ ok: false, message: ACTION_FAILED_MESSAGE }));
+    request.addEventListener('error', () => resolve({ result: { ok: false, message: ACTION_FAILED_MESSAGE } }));
     const form = new FormData();
     form.append('file', file, file.name);
+    if (verifyToken) form.append('verifyToken', verifyToken);
     request.send(form);
   });
 }
