@@ -22,7 +22,7 @@ const COMMANDS = ["serve", "create-superadmin", "backup", "restore", "migrate", 
 const running = new Set<Subprocess>();
 
 beforeAll(() => {
-  const build = Bun.spawnSync(["bun", join(ROOT, "scripts", "build.ts"), "--outfile", BINARY], { cwd: ROOT, env: { ...process.env, NODE_ENV: "development" }, stdout: "pipe", stderr: "pipe" });
+  const build = Bun.spawnSync(["bun", "run", "build", "--outfile", BINARY], { cwd: ROOT, env: { ...process.env, NODE_ENV: "development" }, stdout: "pipe", stderr: "pipe" });
   if (build.exitCode !== 0) throw new Error(`the binary did not build: ${build.stderr.toString()}`);
 }, 600_000);
 
