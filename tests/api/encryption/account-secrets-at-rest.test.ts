@@ -24,7 +24,8 @@ import { cli, emptyInstallation, startRestored } from "../operations/backup-supp
  */
 
 const SECRET_QUERY = "{ twoFactorAuthenticationSecret { secret } }";
-const TURN_ON = "mutation { changeDetails(input: { twoFactorAuthenticationActivated: true }) { id } }";
+// Turning two-factor on asks for the account's password again (decision 061).
+const TURN_ON = "mutation ($password: String) { changeDetails(input: { twoFactorAuthenticationActivated: true, password: $password }) { id } }";
 const VIEWER = "{ viewer { pass2FA } }";
 
 type Account = Awaited<ReturnType<typeof createUser>>;
@@ -35,7 +36,7 @@ const sendPasscode = (client: StaffClient, passcode: string) =>
 /** Two-factor turned on and set up as its owner does it, through GraphQL and the verification call; returns the key shown. */
 async function setUpTwoFactor(server: TestServer, account: Account): Promise<string> {
   const client = await loginAs(server, account.email, account.password);
-  expect((await client.gql(TURN_ON)).errors).toBeUndefined();
+  expect((await client.gql(TURN_ON, { password: account.password })).errors).toBeUndefined();
   const secret = (await client.gql<{ twoFactorAuthenticationSecret: { secret: string } }>(SECRET_QUERY)).data!.twoFactorAuthenticationSecret.secret;
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   expect((await sendPasscode(client, authenticator(secret).nextPasscode())).status).toBe(200);
