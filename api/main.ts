@@ -1,6 +1,7 @@
 import { loadConfigOrExit } from "./config.ts";
 import { logError } from "./lib/log.ts";
 import { MasterKeyError } from "./lib/master-key.ts";
+import { stopSignals } from "./lib/stop-signals.ts";
 import { pgliteAssets } from "../db/pglite-assets.ts";
 
 const config = loadConfigOrExit();
@@ -35,11 +36,13 @@ try {
   });
   if (config.logLevel === "info") console.log(startBanner(config, lantern.server.port!, seed).join("\n"));
   // The first signal stops gracefully (decision 056) and exits 0; a second one, while that runs, ends
-  // the process at once with the shell's code for the signal.
-  let stopping = false;
+  // the process at once with the shell's code for the signal. A copy of the first that `bun run`
+  // forwards is not a second signal (decision 069).
+  const verdict = stopSignals();
   const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(signal === "SIGINT" ? 130 : 143);
-    stopping = true;
+    const seen = verdict(signal);
+    if (seen === "echo") return;
+    if (seen === "force") process.exit(signal === "SIGINT" ? 130 : 143);
     if (config.logLevel === "info") console.log(`${signal}: stopping, requests under way get ${config.shutdownGraceMs / 1000} s`);
     lantern.stop({ quietMs: QUIET_BEFORE_CLOSE_MS }).then(
       () => process.exit(0),
