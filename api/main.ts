@@ -19,6 +19,41 @@ process.on("uncaughtException", (error) => logError("Uncaught exception", error)
 // A failure here is not lost: opening the database awaits the same promise and reports it.
 if (config.database.kind === "pglite") void pgliteAssets().catch(() => {});
 
+// The first signal stops gracefully (decision 056) and exits 0; a second one, while that runs, ends
+// the process at once with the shell's code for the signal. A copy of the first that `bun run`
+// forwards is not a second signal. Listened to from the first moment: /readyz answers as soon as the
+// server listens, and a signal with no listener yet ended the process with no stop at all; one that
+// comes during the start stops the server once it has started (decision 069).
+const verdict = stopSignals();
+let stopRequested: NodeJS.Signals | null = null;
+let running: { stop(options: { quietMs: number }): Promise<void> } | null = null;
+function beginStop(lantern: NonNullable<typeof running>, signal: NodeJS.Signals) {
+  if (config.logLevel === "info") console.log(`${signal}: stopping, requests under way get ${config.shutdownGraceMs / 1000} s`);
+  lantern.stop({ quietMs: QUIET_BEFORE_CLOSE_MS }).then(
+    () => process.exit(0),
+    (error: unknown) => {
+      logError("Lantern did not stop cleanly", error);
+      process.exit(1);
+    },
+  );
+}
+function started(lantern: NonNullable<typeof running>) {
+  running = lantern;
+  if (stopRequested) beginStop(lantern, stopRequested);
+}
+const shutdown = (signal: NodeJS.Signals) => {
+  const seen = verdict(signal);
+  if (seen === "echo") return;
+  if (seen === "force") process.exit(signal === "SIGINT" ? 130 : 143);
+  if (running) beginStop(running, signal);
+  else {
+    stopRequested = signal;
+    if (config.logLevel === "info") console.log(`${signal}: stopping once started`);
+  }
+};
+process.on("SIGINT", shutdown);
+process.on("SIGTERM", shutdown);
+
 try {
   const [{ startLantern }, { seedDemoWhenEmbedded }, { extractEmbedded }, { startBanner }] = await Promise.all([
     import("./boot.ts"),
@@ -35,25 +70,7 @@ try {
     },
   });
   if (config.logLevel === "info") console.log(startBanner(config, lantern.server.port!, seed).join("\n"));
-  // The first signal stops gracefully (decision 056) and exits 0; a second one, while that runs, ends
-  // the process at once with the shell's code for the signal. A copy of the first that `bun run`
-  // forwards is not a second signal (decision 069).
-  const verdict = stopSignals();
-  const shutdown = (signal: NodeJS.Signals) => {
-    const seen = verdict(signal);
-    if (seen === "echo") return;
-    if (seen === "force") process.exit(signal === "SIGINT" ? 130 : 143);
-    if (config.logLevel === "info") console.log(`${signal}: stopping, requests under way get ${config.shutdownGraceMs / 1000} s`);
-    lantern.stop({ quietMs: QUIET_BEFORE_CLOSE_MS }).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logError("Lantern did not stop cleanly", error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
+  started(lantern);
 } catch (error) {
   // A master key that does not fit is the operator's to fix: one line, no stack.
   if (error instanceof MasterKeyError) {

@@ -86,6 +86,13 @@ describe("graceful shutdown", () => {
     expect(await server.child.exited).toBe(0);
   }, 90_000);
 
+  test("SIGTERM the moment /readyz says ready stops gracefully: the signal is listened to before the server listens", async () => {
+    const server = await spawnLantern(home);
+    server.child.kill("SIGTERM");
+    expect(await server.child.exited).toBe(0);
+    expect(await server.stderr()).toBe("");
+  }, 90_000);
+
   test("a second signal during the stop ends the process at once, with a non-zero code", async () => {
     const server = await spawnLantern(home, { env: { SHUTDOWN_GRACE_SECONDS: "600" } });
     const socket = await liveSocket(server);
