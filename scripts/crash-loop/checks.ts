@@ -16,7 +16,10 @@ const WIDTH = 8;
 
 export interface CheckFigures {
   readBack: number;
+  /** Completions sent without an answer, completed again. */
   retried: number;
+  /** Completions not yet sent when the server stopped, sent now. */
+  sentLate: number;
 }
 
 /** Reads back what the last cycles acknowledged, and completes what they left unanswered. */
@@ -36,7 +39,8 @@ export async function checkAfterRestart(server: TestServer, conversation: Conver
   await expectReportsListedOnce(conversation, ledger, formId, preparedIds);
   await expectWrittenOnce("note", await allNotes(conversation), ledger.notes, ledger.sentTexts);
   await expectWrittenOnce("message", await allMessages(conversation), ledger.messages, ledger.sentTexts);
-  return { readBack: unread.length, retried: unanswered.length };
+  const retried = unanswered.filter((entry) => entry.sent).length;
+  return { readBack: unread.length, retried, sentLate: unanswered.length - retried };
 }
 
 /** Every acknowledged report is listed to staff once, under its ID; none of ours is listed without credentials. */

@@ -21,6 +21,8 @@ export interface CrashLoopOptions {
   seed: number;
   /** Reporters completing a report in each cycle. */
   reporters: number;
+  /** SIGKILLs of a first start on an empty database, before the cycles (3 unless told). */
+  firstStartKills?: number;
   log?: (line: string) => void;
 }
 
@@ -36,8 +38,10 @@ export interface CrashLoopSummary {
   killedBeforeReady: number;
   /** Completions acknowledged when sent. */
   reportsAcknowledged: number;
-  /** Completions not acknowledged that completed on the retry after the restart (read back whole too). */
+  /** Completions sent but not answered (the server stopped under them) that completed when sent again after the restart, read back whole too. */
   completedOnRetry: number;
+  /** Completions not yet sent when the server stopped, sent after the restart. */
+  completedAfterRestart: number;
   notesAcknowledged: number;
   messagesAcknowledged: number;
   seconds: number;
@@ -57,8 +61,9 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
   const preparedIds = new Set<string>();
   let killedBeforeReady = 0;
   let completedOnRetry = 0;
+  let completedAfterRestart = 0;
 
-  const firstStarts = await killFirstStarts(random, log);
+  const firstStarts = await killFirstStarts(options.firstStartKills ?? 3, random, log);
   const home = await lanternHome();
   try {
     const form = await home.withDatabase(demoMainForm);
@@ -79,6 +84,7 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
       await keepSignedIn(server, conversation);
       const figures = await checkAfterRestart(server, conversation, ledger, form.formId, preparedIds);
       completedOnRetry += figures.retried;
+      completedAfterRestart += figures.sentLate;
       return { process, conversation };
     };
 
@@ -143,8 +149,9 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     kinds,
     firstStarts,
     killedBeforeReady,
-    reportsAcknowledged: ledger.reports.length - completedOnRetry,
+    reportsAcknowledged: ledger.reports.length - completedOnRetry - completedAfterRestart,
     completedOnRetry,
+    completedAfterRestart,
     notesAcknowledged: ledger.notes.size,
     messagesAcknowledged: ledger.messages.size,
     seconds: Math.round((performance.now() - began) / 1000),

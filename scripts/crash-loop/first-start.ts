@@ -15,7 +15,6 @@ import { launch, stop, waitUntilReady } from "./processes.ts";
  * during start-up can only meet the migrator finding nothing to do.
  */
 
-const KILLS = 3;
 /** The kills fall within this much of the spawn: a first start here takes a few seconds. */
 const KILL_WINDOW_MS = 4_000;
 
@@ -40,8 +39,8 @@ async function emptyDatabase(): Promise<{ url: string | null; drop(): Promise<vo
   };
 }
 
-/** Kills a first start a few times at random moments; the start after them must be ready, every migration applied. */
-export async function killFirstStarts(random: () => number, log: (line: string) => void): Promise<FirstStartFigures> {
+/** Kills a first start `kills` times at random moments; the start after them must be ready, every migration applied. */
+export async function killFirstStarts(kills: number, random: () => number, log: (line: string) => void): Promise<FirstStartFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), "lantern-first-start-"));
   const database = await emptyDatabase();
   const env: Record<string, string> = { DATA_DIR: dataDir, APP_DOMAIN: "localhost", MASTER_KEY: TEST_MASTER_KEY, LOG_LEVEL: "error", ...(database.url ? { DATABASE_URL: database.url } : {}) };
@@ -49,7 +48,7 @@ export async function killFirstStarts(random: () => number, log: (line: string) 
   const origin = `http://127.0.0.1:${port}`;
   let killedBeforeReady = 0;
   try {
-    for (let kill = 1; kill <= KILLS; kill += 1) {
+    for (let kill = 1; kill <= kills; kill += 1) {
       const moment = Math.floor(random() * KILL_WINDOW_MS);
       const server = launch({ env }, port, false);
       const ready = waitUntilReady(server, origin).then(
@@ -59,14 +58,14 @@ export async function killFirstStarts(random: () => number, log: (line: string) 
       const readyFirst = await Promise.race([ready, Bun.sleep(moment).then(() => false)]);
       await stop(server, { cycle: 0, kind: "sigkill-starting", moment: 0, secondAfterMs: 0 });
       if (!readyFirst && !(await ready)) killedBeforeReady += 1;
-      log(`first start ${kill}/${KILLS}: SIGKILL at ${moment} ms, ${readyFirst ? "after" : "before"} ready`);
+      log(`first start ${kill}/${kills}: SIGKILL at ${moment} ms, ${readyFirst ? "after" : "before"} ready`);
     }
     // Ready means every migration this build ships is applied (/readyz).
     const server = launch({ env }, port, false);
     await waitUntilReady(server, origin);
     const outcome = await stop(server, { cycle: 0, kind: "sigterm", moment: 0, secondAfterMs: 0 });
     if (outcome.ended !== 0) throw new Error(`the start after the first starts' kills did not stop cleanly: ${outcome.ended}`);
-    return { kills: KILLS, killedBeforeReady };
+    return { kills, killedBeforeReady };
   } finally {
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });

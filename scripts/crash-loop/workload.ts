@@ -30,8 +30,8 @@ export interface Ledger {
   reports: { draft: ReadyDraft; credentials: Credentials; cycle: number }[];
   /** Reports acknowledged since the last restart, not yet read back whole. */
   unread: { draft: ReadyDraft; credentials: Credentials; cycle: number }[];
-  /** Ready Drafts whose completion was not acknowledged: after the restart they must complete. */
-  unanswered: { draft: ReadyDraft; cycle: number }[];
+  /** Ready Drafts whose completion was not acknowledged (`sent`: sent and unanswered; else not yet sent at the stop): after the restart they must complete. */
+  unanswered: { draft: ReadyDraft; cycle: number; sent: boolean }[];
   /** Acknowledged note and message texts, by their id. */
   notes: Map<string, string>;
   messages: Map<string, string>;
@@ -101,11 +101,12 @@ export function startWriting(cycle: number, drafts: ReadyDraft[], conversation: 
   let halted = false;
   const completions = drafts.map(async (draft) => {
     await Bun.sleep(Math.floor(random() * windowMs * 0.8));
-    const credentials = halted ? null : await complete(draft);
+    const sent = !halted;
+    const credentials = sent ? await complete(draft) : null;
     if (credentials) {
       ledger.reports.push({ draft, credentials, cycle });
       ledger.unread.push({ draft, credentials, cycle });
-    } else ledger.unanswered.push({ draft, cycle });
+    } else ledger.unanswered.push({ draft, cycle, sent });
   });
   const writer = async (label: string, send: (text: string) => Promise<{ data?: unknown }>, field: string, into: Map<string, string>) => {
     for (let sent = 0; !halted; sent += 1) {
