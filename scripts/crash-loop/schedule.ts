@@ -25,7 +25,7 @@ export interface CyclePlan {
   kind: StopKind;
   /** For the stops under load: ms after the writing began. For sigkill-starting: the share (0–1) of a start's time. */
   moment: number;
-  /** For forced-sigterm: ms between the two signals, beyond the echo window. */
+  /** For forced-sigterm: ms between the two signals beyond the echo window, short enough to land in most stops (500 ms at least: decision 056's quiet moment). */
   secondAfterMs: number;
 }
 
@@ -62,7 +62,7 @@ export function planCycles(seed: number, cycles: number): CyclePlan[] {
     }
     const kind = block.pop()!;
     const moment = kind === "sigkill-starting" ? random() : Math.floor(random() * LOAD_WINDOW_MS);
-    plans.push({ cycle, kind, moment, secondAfterMs: Math.floor(random() * 1_000) });
+    plans.push({ cycle, kind, moment, secondAfterMs: Math.floor(random() * 250) });
   }
   return plans;
 }
