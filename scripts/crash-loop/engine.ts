@@ -75,17 +75,17 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     // How long a start takes here, for sigkill-starting's moment: measured as the loop goes.
     let startMs = 3_000;
 
-    const startAndCheck = async (viaStart: boolean): Promise<{ process: ServerProcess; conversation: Conversation }> => {
+    const startAndCheck = async (viaStart: boolean): Promise<{ lantern: ServerProcess; conversation: Conversation }> => {
       const startedAt = performance.now();
-      const process = launch(home, port, viaStart);
-      await waitUntilReady(process, origin);
+      const lantern = launch(home, port, viaStart);
+      await waitUntilReady(lantern, origin);
       if (!viaStart) startMs = (startMs + (performance.now() - startedAt)) / 2;
       conversation ??= await openConversation(server, form);
       await keepSignedIn(server, conversation);
       const figures = await checkAfterRestart(server, conversation, ledger, form.formId, preparedIds);
       completedOnRetry += figures.retried;
       completedAfterRestart += figures.sentLate;
-      return { process, conversation };
+      return { lantern, conversation };
     };
 
     for (const plan of plans) {
@@ -101,40 +101,40 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     }
 
     async function killWhileStarting(plan: CyclePlan): Promise<string> {
-      const process = launch(home, port, false);
-      const ready = waitUntilReady(process, origin).then(
+      const lantern = launch(home, port, false);
+      const ready = waitUntilReady(lantern, origin).then(
         () => true,
         () => false,
       );
       const readyFirst = await Promise.race([ready, Bun.sleep(plan.moment * startMs).then(() => false)]);
-      const outcome = await stop(process, plan);
+      const outcome = await stop(lantern, plan);
       if (!readyFirst && !(await ready)) killedBeforeReady += 1;
       log(`  killed ${readyFirst ? "after" : "before"} ready`);
       return String(outcome.ended);
     }
 
     async function cycleUnderLoad(plan: CyclePlan): Promise<string> {
-      const { process, conversation } = await startAndCheck(plan.kind === "group-sigterm");
+      const { lantern, conversation } = await startAndCheck(plan.kind === "group-sigterm");
       const drafts = await prepareDrafts(server, form, options.reporters, plan.cycle);
       for (const draft of drafts) preparedIds.add(draft.submissionId);
       const before = { reports: ledger.reports.length, notes: ledger.notes.size, messages: ledger.messages.size };
       const writing = startWriting(plan.cycle, drafts, conversation, ledger, random, LOAD_WINDOW_MS);
       await Bun.sleep(plan.moment);
       writing.halt();
-      const outcome = await stop(process, plan);
+      const outcome = await stop(lantern, plan);
       await writing.done;
       log(
         `  ended ${outcome.ended}; acknowledged ${ledger.reports.length - before.reports} of ${drafts.length} completions, ` +
           `${ledger.notes.size - before.notes} notes, ${ledger.messages.size - before.messages} messages`,
       );
-      if (GRACEFUL.has(plan.kind)) expect({ kind: plan.kind, ended: outcome.ended, stderr: (await process.stderr).trim() }).toEqual({ kind: plan.kind, ended: 0, stderr: expect.any(String) });
+      if (GRACEFUL.has(plan.kind)) expect({ kind: plan.kind, ended: outcome.ended, stderr: (await lantern.stderr).trim() }).toEqual({ kind: plan.kind, ended: 0, stderr: expect.any(String) });
       return String(outcome.ended);
     }
 
     // The last start: everything acknowledged in any cycle is read back whole, then the tables are read.
     const last = await startAndCheck(false);
     await inPool(ledger.reports, 8, ({ draft, credentials }) => expectWholeReport(server, draft, credentials));
-    const outcome = await stop(last.process, { cycle: 0, kind: "sigterm", moment: 0, secondAfterMs: 0 });
+    const outcome = await stop(last.lantern, { cycle: 0, kind: "sigterm", moment: 0, secondAfterMs: 0 });
     expect(outcome.ended).toBe(0);
     await home.withDatabase((db) => expectNothingHalfWritten(db, ledger.reports));
     log(`all ${ledger.reports.length} acknowledged reports read back whole after the last start`);
