@@ -1,7 +1,7 @@
 import { loadConfigOrExit } from "./config.ts";
 import { logError } from "./lib/log.ts";
 import { MasterKeyError } from "./lib/master-key.ts";
-import { stopSignals } from "./lib/stop-signals.ts";
+import { signalsForwardedByParent, stopSignals } from "./lib/stop-signals.ts";
 import { pgliteAssets } from "../db/pglite-assets.ts";
 
 const config = loadConfigOrExit();
@@ -20,11 +20,11 @@ process.on("uncaughtException", (error) => logError("Uncaught exception", error)
 if (config.database.kind === "pglite") void pgliteAssets().catch(() => {});
 
 // The first signal stops gracefully (decision 056) and exits 0; a second one, while that runs, ends
-// the process at once with the shell's code for the signal. A copy of the first that `bun run`
-// forwards is not a second signal. Listened to from the first moment: /readyz answers as soon as the
+// the process at once with the shell's code for the signal. Under `bun run start`, a copy of the
+// first that `bun run` forwards is not a second signal. Listened to from the first moment: /readyz answers as soon as the
 // server listens, and a signal with no listener yet ended the process with no stop at all; one that
 // comes during the start stops the server once it has started (decision 069).
-const verdict = stopSignals();
+const verdict = stopSignals({ forwardedByParent: signalsForwardedByParent() });
 let stopRequested: NodeJS.Signals | null = null;
 let running: { stop(options: { quietMs: number }): Promise<void> } | null = null;
 function beginStop(lantern: NonNullable<typeof running>, signal: NodeJS.Signals) {
@@ -43,7 +43,7 @@ function started(lantern: NonNullable<typeof running>) {
 }
 const shutdown = (signal: NodeJS.Signals) => {
   const seen = verdict(signal);
-  if (seen === "echo") return;
+  if (seen === "copy") return;
   if (seen === "force") process.exit(signal === "SIGINT" ? 130 : 143);
   if (running) beginStop(running, signal);
   else {
