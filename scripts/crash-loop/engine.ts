@@ -47,8 +47,10 @@ export interface CrashLoopSummary {
   seconds: number;
 }
 
-/** The stops that must end in the graceful stop (exit 0): decision 056, and 069 for the group's and the repeated signal. */
-const GRACEFUL: ReadonlySet<StopKind> = new Set(["sigterm", "group-sigterm", "double-sigterm"]);
+/** The stops that must end in the graceful stop (exit 0): decision 056, and 069 for the signals to the group of `bun run start`. */
+const GRACEFUL: ReadonlySet<StopKind> = new Set(["sigterm", "group-sigterm", "group-double-sigterm"]);
+/** Started as `bun run start`, in a process group of its own. */
+const VIA_START: ReadonlySet<StopKind> = new Set(["group-sigterm", "group-double-sigterm"]);
 
 export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoopSummary> {
   const log = options.log ?? (() => {});
@@ -114,7 +116,7 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     }
 
     async function cycleUnderLoad(plan: CyclePlan): Promise<string> {
-      const { lantern, conversation } = await startAndCheck(plan.kind === "group-sigterm");
+      const { lantern, conversation } = await startAndCheck(VIA_START.has(plan.kind));
       const drafts = await prepareDrafts(server, form, options.reporters, plan.cycle);
       for (const draft of drafts) preparedIds.add(draft.submissionId);
       const before = { reports: ledger.reports.length, notes: ledger.notes.size, messages: ledger.messages.size };
@@ -134,7 +136,7 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     // The last start: everything acknowledged in any cycle is read back whole, then the tables are read.
     const last = await startAndCheck(false);
     await inPool(ledger.reports, 8, ({ draft, credentials }) => expectWholeReport(server, draft, credentials));
-    const outcome = await stop(last.lantern, { cycle: 0, kind: "sigterm", moment: 0, secondAfterMs: 0 });
+    const outcome = await stop(last.lantern, { cycle: 0, kind: "sigterm", moment: 0 });
     expect(outcome.ended).toBe(0);
     await home.withDatabase((db) => expectNothingHalfWritten(db, ledger.reports));
     log(`all ${ledger.reports.length} acknowledged reports read back whole after the last start`);

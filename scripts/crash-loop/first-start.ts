@@ -61,14 +61,14 @@ export async function killFirstStarts(kills: number, random: () => number, log: 
         () => false,
       );
       const readyFirst = await Promise.race([ready, Bun.sleep(moment).then(() => false)]);
-      await stop(server, { cycle: 0, kind: "sigkill-starting", moment: 0, secondAfterMs: 0 });
+      await stop(server, { cycle: 0, kind: "sigkill-starting", moment: 0 });
       if (!readyFirst && !(await ready)) killedBeforeReady += 1;
       log(`first start ${kill}/${kills}: SIGKILL at ${moment} ms, ${readyFirst ? "after" : "before"} ready`);
     }
     // Ready means every migration this build ships is applied (/readyz).
     const server = launch({ env }, port, false);
     await waitUntilReady(server, origin);
-    const outcome = await stop(server, { cycle: 0, kind: "sigterm", moment: 0, secondAfterMs: 0 });
+    const outcome = await stop(server, { cycle: 0, kind: "sigterm", moment: 0 });
     if (outcome.ended !== 0) throw new Error(`the start after the first starts' kills did not stop cleanly: ${outcome.ended}`);
     return { kills, killedBeforeReady };
   } finally {

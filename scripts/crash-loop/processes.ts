@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { SIGNAL_ECHO_MS } from "../../api/lib/stop-signals.ts";
 import type { LanternHome } from "../../tests/helpers/lantern-process.ts";
 import type { CyclePlan } from "./schedule.ts";
 
@@ -97,14 +96,10 @@ export async function stop(server: ServerProcess, plan: CyclePlan): Promise<Stop
       signal(server, "SIGTERM", true);
       break;
     case "double-sigterm":
-      signal(server, "SIGTERM");
+    case "group-double-sigterm":
+      signal(server, "SIGTERM", server.viaStart);
       await Bun.sleep(50);
-      signal(server, "SIGTERM");
-      break;
-    case "forced-sigterm":
-      signal(server, "SIGTERM");
-      await Bun.sleep(SIGNAL_ECHO_MS + plan.secondAfterMs);
-      signal(server, "SIGTERM");
+      signal(server, "SIGTERM", server.viaStart);
       break;
     case "sigkill":
     case "sigkill-starting":

@@ -8,10 +8,10 @@ export const STOP_KINDS = [
   "sigterm",
   /** SIGTERM to the process group of `bun run start`: Ctrl-C in a terminal, a supervisor that signals the group. */
   "group-sigterm",
-  /** Two SIGTERMs 50 ms apart: the same stop sent twice. */
+  /** Two SIGTERMs 50 ms apart to the server: the operator who will not wait; the second ends it at once. */
   "double-sigterm",
-  /** A second SIGTERM once the stop is under way: the operator who will not wait. */
-  "forced-sigterm",
+  /** Two SIGTERMs 50 ms apart to the process group of `bun run start`: with the copies `bun run` forwards, up to four; one stop. */
+  "group-double-sigterm",
   /** SIGKILL while reporters and staff write. */
   "sigkill",
   /** SIGKILL between the spawn and ready: opening the files, crash recovery, migrations, the seed check. */
@@ -25,8 +25,6 @@ export interface CyclePlan {
   kind: StopKind;
   /** For the stops under load: ms after the writing began. For sigkill-starting: the share (0–1) of a start's time. */
   moment: number;
-  /** For forced-sigterm: ms between the two signals beyond the echo window, short enough to land in most stops (500 ms at least: decision 056's quiet moment). */
-  secondAfterMs: number;
 }
 
 /** The longest the writing runs before the stop: long enough for every completion to be under way or done. */
@@ -62,13 +60,12 @@ export function planCycles(seed: number, cycles: number): CyclePlan[] {
     }
     const kind = block.pop()!;
     const moment = kind === "sigkill-starting" ? random() : Math.floor(random() * LOAD_WINDOW_MS);
-    plans.push({ cycle, kind, moment, secondAfterMs: Math.floor(random() * 250) });
+    plans.push({ cycle, kind, moment });
   }
   return plans;
 }
 
 export function describePlan(plan: CyclePlan): string {
   if (plan.kind === "sigkill-starting") return `${plan.kind} at ${Math.round(plan.moment * 100)}% of a start`;
-  if (plan.kind === "forced-sigterm") return `${plan.kind} at ${plan.moment} ms, the second ${plan.secondAfterMs} ms past the echo window`;
   return `${plan.kind} at ${plan.moment} ms`;
 }
