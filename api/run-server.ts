@@ -2,7 +2,8 @@ import type { Config } from "./config.ts";
 import type { DemoSeedOutcome, DemoSeedPolicy } from "./demo.ts";
 import { logError } from "./lib/log.ts";
 import { MasterKeyError } from "./lib/master-key.ts";
-import { handleStopSignals } from "./lib/stop-signals.ts";
+import { signalsForwardedByParent, stopSignals } from "./lib/stop-signals.ts";
+import type { RunningLantern } from "./boot.ts";
 import { pgliteAssets } from "../db/pglite-assets.ts";
 
 /** On a signal, new requests are refused with 503 until none has come for this long; then the listener closes (decision 056). */
@@ -32,8 +33,36 @@ export async function runServer(config: Config, options: ServeOptions): Promise<
   // A failure here is not lost: opening the database awaits the same promise and reports it.
   if (config.database.kind === "pglite") void pgliteAssets().catch(() => {});
 
-  // Before the start, so a signal during it is acted on once the server has started (stop-signals.ts).
-  const signals = handleStopSignals((signal) => process.exit(signal === "SIGINT" ? 130 : 143));
+  // The first signal stops gracefully (decision 056) and exits 0; a second one, while that runs, ends
+  // the process at once with the shell's code for the signal. Under `bun run start`, a copy of the
+  // first that `bun run` forwards is not a second signal. Listened to from the first moment: /readyz
+  // answers as soon as the server listens, and a signal with no listener yet ended the process with no
+  // stop at all; one that comes during the start stops the server once it has started (decision 069).
+  const verdict = stopSignals({ forwardedByParent: signalsForwardedByParent() });
+  let stopRequested: NodeJS.Signals | null = null;
+  let running: RunningLantern | null = null;
+  const beginStop = (lantern: RunningLantern, signal: NodeJS.Signals) => {
+    if (config.logLevel === "info") console.log(`${signal}: stopping, requests under way get ${config.shutdownGraceMs / 1000} s`);
+    lantern.stop({ quietMs: QUIET_BEFORE_CLOSE_MS }).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logError("Lantern did not stop cleanly", error);
+        process.exit(1);
+      },
+    );
+  };
+  const shutdown = (signal: NodeJS.Signals) => {
+    const seen = verdict(signal);
+    if (seen === "copy") return;
+    if (seen === "force") process.exit(signal === "SIGINT" ? 130 : 143);
+    if (running) beginStop(running, signal);
+    else {
+      stopRequested = signal;
+      if (config.logLevel === "info") console.log(`${signal}: stopping once started`);
+    }
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
 
   try {
     const [{ startLantern }, { seedDemoOnFirstStart }, { extractEmbedded }, { startBanner }] = await Promise.all([
@@ -51,18 +80,8 @@ export async function runServer(config: Config, options: ServeOptions): Promise<
       },
     });
     if (config.logLevel === "info") console.log(startBanner(config, lantern.server.port!, seed, options.createSuperAdminCommand).join("\n"));
-    // The first signal stops gracefully (decision 056) and exits 0; a second one, while that runs, ends
-    // the process at once with the shell's code for the signal.
-    signals.started((signal) => {
-      if (config.logLevel === "info") console.log(`${signal}: stopping, requests under way get ${config.shutdownGraceMs / 1000} s`);
-      lantern.stop({ quietMs: QUIET_BEFORE_CLOSE_MS }).then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logError("Lantern did not stop cleanly", error);
-          process.exit(1);
-        },
-      );
-    });
+    running = lantern;
+    if (stopRequested) beginStop(lantern, stopRequested);
   } catch (error) {
     // A master key that does not fit is the operator's to fix: one line, no stack.
     if (error instanceof MasterKeyError) {

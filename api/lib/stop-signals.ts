@@ -1,43 +1,37 @@
 /**
- * SIGTERM and SIGINT for the server process (decision 056): the first stops gracefully; a second one
- * while that runs ends the process at once, as an operator pressing Ctrl-C again means.
- *
- * Two things are not a second signal. `bun run start` forwards a signal to the server, which the
- * server also received itself when it went to the whole process group (Ctrl-C in a terminal, an
- * orchestrator stopping the group): the same signal twice within moments is one stop, and taking it as
- * two ended every such stop at once, database close and all (decision 067). And a signal that comes
- * while the server is still starting is kept and acted on once it has started, rather than ending the
- * process with the signal's default action before the handlers exist.
+ * Which stop signals count (docs/decisions/069-crash-loop.md). Under `bun run start` (or `npm run`)
+ * the server has a parent in its own process group that forwards every SIGTERM and SIGINT it gets: a
+ * signal to the group (Ctrl-C in a terminal, `kill -TERM -- -PGID`, a supervisor that signals the
+ * group) reaches the server twice, once from the sender and once from `bun run`, or once when the
+ * kernel merges the two. Taken as a second signal, the copy ended such stops at once, with no graceful
+ * stop and no clean close of the database. The server cannot see who sent a signal, and the copy's
+ * handler can run long after the first's while the event loop is busy (seen at over 250 ms on a
+ * loaded machine with the embedded database), so under such a parent a repeat within a generous window
+ * is taken as the copy. Started directly (`bun api/main.ts`, the built executable), nothing forwards,
+ * and a second signal forces the exit at once, as decision 056 says.
  */
 
-/** Signals closer together than this are one stop delivered twice. */
-export const SAME_STOP_MS = 1_000;
+/** Under a forwarding parent, a repeat of the same signal this soon after the first is its copy. */
+export const FORWARDED_COPY_MS = 2_000;
 
-type StopSignal = "SIGINT" | "SIGTERM";
+/** Set on globalThis by scripts/start.ts when a package runner started it: it reaches the bundled server too. */
+export const SIGNALS_FORWARDED_BY_PARENT = Symbol.for("lantern.signalsForwardedByParent");
 
-export interface StopSignals {
-  /** The server has started: a signal that came during the start is acted on now. */
-  started(stop: (signal: StopSignal) => void): void;
+export type StopSignalVerdict = "stop" | "copy" | "force";
+
+export function signalsForwardedByParent(): boolean {
+  return (globalThis as Record<symbol, unknown>)[SIGNALS_FORWARDED_BY_PARENT] === true;
 }
 
-export function handleStopSignals(exitAtOnce: (signal: StopSignal) => void, now: () => number = Date.now): StopSignals {
-  let first: { signal: StopSignal; at: number } | null = null;
-  let stop: ((signal: StopSignal) => void) | null = null;
-  const onSignal = (signal: StopSignal) => {
-    if (first) {
-      if (signal === first.signal && now() - first.at < SAME_STOP_MS) return;
-      exitAtOnce(signal);
-      return;
+/** Tells the first stop signal, a forwarded copy of it, and a second signal that should end the process at once. */
+export function stopSignals(options: { forwardedByParent: boolean; now?: () => number }): (signal: NodeJS.Signals) => StopSignalVerdict {
+  const now = options.now ?? (() => performance.now());
+  let first: { signal: NodeJS.Signals; at: number } | null = null;
+  return (signal) => {
+    if (!first) {
+      first = { signal, at: now() };
+      return "stop";
     }
-    first = { signal, at: now() };
-    stop?.(signal);
-  };
-  process.on("SIGINT", () => onSignal("SIGINT"));
-  process.on("SIGTERM", () => onSignal("SIGTERM"));
-  return {
-    started(handler) {
-      stop = handler;
-      if (first) handler(first.signal);
-    },
+    return options.forwardedByParent && signal === first.signal && now() - first.at < FORWARDED_COPY_MS ? "copy" : "force";
   };
 }

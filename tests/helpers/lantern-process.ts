@@ -96,17 +96,16 @@ export async function spawnLantern(home: LanternHome, options: { port?: number; 
     child.kill(9);
     throw new Error(`the server did not become ready: ${await stderr}`);
   }
-  return {
-    child,
-    port,
-    origin,
-    fetch(path, init = {}) {
-      const { host, ...rest } = init;
-      const headers = new Headers(rest.headers);
-      headers.set("Host", `${host ?? "localhost"}:${port}`);
-      return fetch(`${origin}${path}`, { ...rest, headers, redirect: "manual" });
-    },
-    stderr: () => stderr,
+  return { child, port, origin, fetch: fetchOnPort(port), stderr: () => stderr };
+}
+
+/** fetch to whatever listens on the port, addressing a host face by the Host header. */
+export function fetchOnPort(port: number): LanternProcess["fetch"] {
+  return (path, init = {}) => {
+    const { host, ...rest } = init;
+    const headers = new Headers(rest.headers);
+    headers.set("Host", `${host ?? "localhost"}:${port}`);
+    return fetch(`http://127.0.0.1:${port}${path}`, { ...rest, headers, redirect: "manual" });
   };
 }
 

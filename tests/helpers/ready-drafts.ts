@@ -3,9 +3,9 @@ import { upload } from "../fixtures/attachments.ts";
 import { postSolving, solveChallenge, type ChallengeBody } from "./proof-of-work.ts";
 import { COMPLETE, demoForm, pagesOfAnswers, ReporterClient, UPDATE } from "./reporter.ts";
 import type { TestServer } from "./server.ts";
-import { eq } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { organisations, users } from "../../db/schema/index.ts";
+import { organisations, reportSubmissionAnswers, reportSubmissionAttachments, reportSubmissions, users } from "../../db/schema/index.ts";
 import { WORKPLACE_MISCONDUCT_FORM } from "../../db/seed/demo-forms.ts";
 import { insertPublishedForm } from "../../db/seed/publish-form.ts";
 import type { FormWidget } from "../../api/shared/form-definition.ts";
@@ -141,4 +141,39 @@ export async function expectWholeReport(server: TestServer, draft: ReadyDraft, c
   expect(submission!.attachments.map((file) => file.fileName)).toEqual([draft.fileName]);
   const download = await follow.fetch(submission!.attachments[0]!.fileURL);
   expect({ index: draft.index, status: download.status, content: await download.text() }).toEqual({ index: draft.index, status: 200, content: draft.fileContent });
+}
+
+/**
+ * What staff could see, read from the tables: each acknowledged report once, with its ID, answers
+ * and file; no completed row anywhere missing its ID, password, completion time or status.
+ */
+export async function expectNothingHalfWritten(db: Database, reports: { draft: ReadyDraft; credentials: Credentials }[]): Promise<void> {
+  const rows = await db
+    .select({
+      id: reportSubmissions.id,
+      reportId: reportSubmissions.reportId,
+      completed: reportSubmissions.completed,
+      status: reportSubmissions.status,
+      answers: sql<number>`(select count(*)::int from ${reportSubmissionAnswers} where ${reportSubmissionAnswers.submissionId} = ${reportSubmissions.id})`,
+      files: sql<number>`(select count(*)::int from ${reportSubmissionAttachments} where ${reportSubmissionAttachments.submissionId} = ${reportSubmissions.id})`,
+    })
+    .from(reportSubmissions)
+    .where(inArray(reportSubmissions.id, reports.map(({ draft }) => draft.submissionId)));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  for (const { draft, credentials } of reports) {
+    const row = byId.get(draft.submissionId);
+    expect({ submission: draft.submissionId, reportId: row?.reportId, completed: row?.completed, answers: row?.answers, files: row?.files }).toEqual({
+      submission: draft.submissionId,
+      reportId: credentials.reportID,
+      completed: true,
+      answers: Object.keys(draft.answers).length,
+      files: 1,
+    });
+    expect(row?.status).not.toBe("Draft");
+  }
+  const halfWritten = await db
+    .select({ id: reportSubmissions.id })
+    .from(reportSubmissions)
+    .where(and(eq(reportSubmissions.completed, true), or(isNull(reportSubmissions.reportId), isNull(reportSubmissions.passwordHash), isNull(reportSubmissions.completedAt), eq(reportSubmissions.status, "Draft"))));
+  expect(halfWritten).toEqual([]);
 }

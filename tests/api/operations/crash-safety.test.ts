@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import { reportSubmissionAnswers, reportSubmissionAttachments, reportSubmissions } from "../../../db/schema/index.ts";
 import { fetchingServer, lanternHome, spawnLantern, type LanternHome } from "../../helpers/lantern-process.ts";
-import { complete, expectWholeReport, formsForDrafts, inPool, readyDrafts, type Credentials, type DemoMainForm, type ReadyDraft } from "../../helpers/ready-drafts.ts";
+import { complete, expectNothingHalfWritten, expectWholeReport, formsForDrafts, inPool, readyDrafts, type Credentials, type DemoMainForm } from "../../helpers/ready-drafts.ts";
 import { usingPostgres } from "../../setup/template.ts";
 
 /**
@@ -66,39 +64,7 @@ describe("crash safety", () => {
 
     second.child.kill("SIGTERM");
     expect(await second.child.exited).toBe(0);
-    await home.withDatabase(async (db) => expectNothingHalfWritten(db, drafts, new Map([...acknowledged, ...retried])));
+    const credentials = new Map([...acknowledged, ...retried]);
+    await home.withDatabase((db) => expectNothingHalfWritten(db, drafts.map((draft) => ({ draft, credentials: credentials.get(draft.index)! }))));
   }, 600_000);
 });
-
-/** What staff could see: each report once, with its ID, password, answers and file; no completed row missing any of them. */
-async function expectNothingHalfWritten(db: Parameters<Parameters<LanternHome["withDatabase"]>[0]>[0], drafts: ReadyDraft[], credentials: Map<number, Credentials>) {
-  const ids = drafts.map((draft) => draft.submissionId);
-  const rows = await db
-    .select({
-      id: reportSubmissions.id,
-      reportId: reportSubmissions.reportId,
-      completed: reportSubmissions.completed,
-      status: reportSubmissions.status,
-      answers: sql<number>`(select count(*)::int from ${reportSubmissionAnswers} where ${reportSubmissionAnswers.submissionId} = ${reportSubmissions.id})`,
-      files: sql<number>`(select count(*)::int from ${reportSubmissionAttachments} where ${reportSubmissionAttachments.submissionId} = ${reportSubmissions.id})`,
-    })
-    .from(reportSubmissions)
-    .where(inArray(reportSubmissions.id, ids));
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  for (const draft of drafts) {
-    const row = byId.get(draft.submissionId);
-    expect({ index: draft.index, reportId: row?.reportId, completed: row?.completed, answers: row?.answers, files: row?.files }).toEqual({
-      index: draft.index,
-      reportId: credentials.get(draft.index)!.reportID,
-      completed: true,
-      answers: Object.keys(draft.answers).length,
-      files: 1,
-    });
-    expect(row?.status).not.toBe("Draft");
-  }
-  const halfWritten = await db
-    .select({ id: reportSubmissions.id })
-    .from(reportSubmissions)
-    .where(and(eq(reportSubmissions.completed, true), or(isNull(reportSubmissions.reportId), isNull(reportSubmissions.passwordHash), isNull(reportSubmissions.completedAt), eq(reportSubmissions.status, "Draft"))));
-  expect(halfWritten).toEqual([]);
-}

@@ -14,7 +14,7 @@ import { resultRows } from "../../../db/results.ts";
 import { organisations, reportForms, reportSubmissions } from "../../../db/schema/index.ts";
 import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { PREVIOUS_RELEASE } from "../../../scripts/check-migrations.ts";
-import { fetchingServer } from "../../helpers/lantern-process.ts";
+import { fetchingServer, fetchOnPort } from "../../helpers/lantern-process.ts";
 import { TEST_MASTER_KEY } from "../../helpers/master-key.ts";
 import { freePort, waitForReady } from "../../helpers/processes.ts";
 import { postSolving } from "../../helpers/proof-of-work.ts";
@@ -97,13 +97,7 @@ async function startInstance(main: string): Promise<Instance> {
     child.kill(9);
     throw new Error(`${main} ${outcome} (exit ${child.exitCode}, signal ${child.signalCode}): ${await stderr}`);
   }
-  const fetchWithHost = (path: string, init: RequestInit & { host?: string } = {}) => {
-    const { host, ...rest } = init;
-    const headers = new Headers(rest.headers);
-    headers.set("Host", `${host ?? "localhost"}:${port}`);
-    return fetch(`http://127.0.0.1:${port}${path}`, { ...rest, headers, redirect: "manual" });
-  };
-  return { child, server: fetchingServer({ port, fetch: fetchWithHost }) };
+  return { child, server: fetchingServer({ port, fetch: fetchOnPort(port) }) };
 }
 
 const expectedAnswers = () => Object.fromEntries(pagesOfAnswers(form.widgets).flat().map((answer) => [answer.widgetID, answer.answer]));

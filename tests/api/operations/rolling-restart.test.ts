@@ -4,7 +4,7 @@ import { inArray } from "drizzle-orm";
 import { reportConversationMessages } from "../../../db/schema/index.ts";
 import { DEMO_PASSWORD } from "../../../db/seed/demo-accounts.ts";
 import { failoverProxy } from "../../helpers/failover-proxy.ts";
-import { fetchingServer, lanternHome, spawnLantern, type LanternProcess } from "../../helpers/lantern-process.ts";
+import { fetchingServer, fetchOnPort, lanternHome, spawnLantern, type LanternProcess } from "../../helpers/lantern-process.ts";
 import { freePort } from "../../helpers/processes.ts";
 import { postSolving } from "../../helpers/proof-of-work.ts";
 import { demoMainForm } from "../../helpers/ready-drafts.ts";
@@ -30,15 +30,7 @@ const HISTORY = `query ($id: ID, $before: ID) { reportConversationMessages(repor
 
 /** fetch through the proxy, addressing a host face as TestServer.fetch does. */
 function front(port: number) {
-  return fetchingServer({
-    port,
-    fetch(path, init = {}) {
-      const { host, ...rest } = init;
-      const headers = new Headers(rest.headers);
-      headers.set("Host", `${host ?? "localhost"}:${port}`);
-      return fetch(`http://127.0.0.1:${port}${path}`, { ...rest, headers, redirect: "manual" });
-    },
-  });
+  return fetchingServer({ port, fetch: fetchOnPort(port) });
 }
 
 describe.if(usingPostgres())("rolling restart", () => {
