@@ -8,6 +8,8 @@ export const EXIT = {
   failed: 1,
   /** Wrong arguments: an unknown command or option, an extra argument, a missing or malformed value. */
   usage: 64,
+  /** The embedded database does not open (serve): the line names the newest automatic backup and `restore --latest` (decision 070). */
+  unopenable: 74,
   /** The embedded database is held by another process, a running server most often: stop it or try later. */
   dataDirInUse: 75,
   /** A setting is invalid, or the master key does not fit the database (the server's start uses 78 too). */

@@ -121,6 +121,7 @@ const EXIT_CODES_HELP = [
   `  ${EXIT.done}   done`,
   `  ${EXIT.failed}   the command failed (one line on stderr says why)`,
   `  ${EXIT.usage}  wrong arguments: unknown command or option, extra argument, missing or malformed value`,
+  `  ${EXIT.unopenable}  the embedded database does not open (serve): the line names the newest automatic backup, which restore --latest brings back`,
   `  ${EXIT.dataDirInUse}  the embedded database is in use by another process (a running server): stop it first`,
   `  ${EXIT.configuration}  a setting is invalid, or the master key does not fit the database`,
 ];
