@@ -25,3 +25,19 @@ export async function waitForReady(origin: string, timeoutMs: number): Promise<b
   }
   return false;
 }
+
+/**
+ * A port that answers no request: every connection is closed as it arrives. Held until `close`, so
+ * unlike a port found free and let go (freePort), no server started meanwhile can be given it.
+ */
+export function unansweringPort(): Promise<{ port: number; close(): Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const server = createServer((socket) => socket.destroy());
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      if (typeof address !== "object" || !address) return reject(new Error("no port"));
+      resolve({ port: address.port, close: () => new Promise<void>((done) => server.close(() => done())) });
+    });
+  });
+}

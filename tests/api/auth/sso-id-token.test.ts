@@ -4,7 +4,7 @@ import { SSO_FLOW_COOKIE } from "../../../api/http/sso-routes.ts";
 import { loadIssuer, SSO_NOT_SET_UP, SSO_UNAVAILABLE, type SsoIssuer } from "../../../api/modules/auth/sso-issuer.ts";
 import { decodeFlow, exchangeCode, SSO_SIGN_IN_FAILED, verifyIdToken, type SsoFlow } from "../../../api/modules/auth/sso-tokens.ts";
 import { listenOpenIdProvider, SSO_CLIENT_ID, type LocalOpenIdProvider } from "../../helpers/openid-provider.ts";
-import { freePort } from "../../helpers/processes.ts";
+import { unansweringPort } from "../../helpers/processes.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { callbackParams, finishSsoFlow, startSsoFlow } from "../../helpers/sso.ts";
 
@@ -98,8 +98,9 @@ describe("the issuer's availability", () => {
   });
 
   test("an issuer that cannot be reached is a 503 with a message, never a 500", async () => {
-    const closedPort = await freePort();
-    const unreachable = await startTestServer({ env: { ...idp.env, SSO_AUTHORITY: `http://127.0.0.1:${closedPort}` } });
+    // Held for the test: a port found free and let go could be given to the server started next.
+    const closed = await unansweringPort();
+    const unreachable = await startTestServer({ env: { ...idp.env, SSO_AUTHORITY: `http://127.0.0.1:${closed.port}` } });
     try {
       const response = await unreachable.fetch("/api/auth/login_sso/start", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
       expect(response.status).toBe(503);
@@ -110,6 +111,7 @@ describe("the issuer's availability", () => {
       expect(finish.status).toBe(503);
     } finally {
       await unreachable.stop();
+      await closed.close();
     }
   });
 });
